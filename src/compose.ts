@@ -114,6 +114,6 @@ export const httpDepsOf = (deps: Deps): HttpDeps => {
     logger: deps.logger,
     metricsToken: deps.config.metricsToken,
     baseUrl: deps.config.baseUrl,
-    callerScope: async (request) => visitorScope(request) ?? deps.credentials.callerScope(request),
+    callerScope: async (request) => (await visitorScope(request)) ?? (await deps.credentials.callerScope(request)),
   };
 };

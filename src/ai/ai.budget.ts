@@ -33,31 +33,48 @@ export function monthOf(now: Date): { month: string; start: string } {
 }
 
 /** True when this month's unattended spend reached the workspace's cap (`widget_monthly_cap_usd`; 0 = none). */
-export async function unattendedCapReached(deps: Pick<Deps, "db" | "config" | "clock">, workspaceId: string): Promise<boolean> {
+export async function unattendedCapReached(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  workspaceId: string,
+): Promise<boolean> {
   const cap = (await aiWorkspaceOf(deps, workspaceId)).capMicros;
-  return cap > 0 && await unattendedSpendSince(deps.db, workspaceId, monthOf(deps.clock.now()).start) >= cap;
+  return cap > 0 && (await unattendedSpendSince(deps.db, workspaceId, monthOf(deps.clock.now()).start)) >= cap;
 }
 
 /** Marks a ticket the system's AI leaves alone from now on (see `aiQuietTickets`). */
-export async function quietTicketForAi(tx: Tx, workspaceId: string, ticketId: string, reason: string, now: Date): Promise<void> {
-  await tx.insert(aiQuietTickets)
+export async function quietTicketForAi(
+  tx: Tx,
+  workspaceId: string,
+  ticketId: string,
+  reason: string,
+  now: Date,
+): Promise<void> {
+  await tx
+    .insert(aiQuietTickets)
     .values({ ticketId, workspaceId, reason, createdAt: now.toISOString() })
     .onConflictDoNothing();
 }
 
 export const aiQuietOn = async (db: Queryable, workspaceId: string, ticketId: string): Promise<boolean> =>
-  first(await db
-    .select({ id: aiQuietTickets.ticketId })
-    .from(aiQuietTickets)
-    .where(and(eq(aiQuietTickets.workspaceId, workspaceId), eq(aiQuietTickets.ticketId, ticketId))).limit(1)) !== undefined;
+  first(
+    await db
+      .select({ id: aiQuietTickets.ticketId })
+      .from(aiQuietTickets)
+      .where(and(eq(aiQuietTickets.workspaceId, workspaceId), eq(aiQuietTickets.ticketId, ticketId)))
+      .limit(1),
+  ) !== undefined;
 
 /**
  * Whether the system may spend AI on a ticket on its own (auto-triage, summaries, AI conditions):
  * not on a ticket marked quiet, nor on a chat ticket once the month's unattended cap is reached.
  * What a person asks for is theirs to spend and is not judged here.
  */
-export async function systemAiMayRun(deps: Pick<Deps, "db" | "config" | "clock">, workspaceId: string, ticketId: string) {
+export async function systemAiMayRun(
+  deps: Pick<Deps, "db" | "config" | "clock">,
+  workspaceId: string,
+  ticketId: string,
+) {
   if (await aiQuietOn(deps.db, workspaceId, ticketId)) return false;
   const channel = (await ticketOfWorkspace(deps.db, workspaceId, ticketId))?.channel;
-  return channel !== "chat" || !await unattendedCapReached(deps, workspaceId);
+  return channel !== "chat" || !(await unattendedCapReached(deps, workspaceId));
 }

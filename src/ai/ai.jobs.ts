@@ -37,7 +37,7 @@ export async function autoTriageRuns(deps: Deps, triage: TriageSeams, workspaceI
 export const assignsAfterTriage =
   (triage: TriageSeams) =>
   async (deps: Deps, workspaceId: string): Promise<boolean> =>
-    await autoTriageRuns(deps, triage, workspaceId) &&
+    (await autoTriageRuns(deps, triage, workspaceId)) &&
     (await triageSettingsOf(deps, triage.readSettings, workspaceId)).assign_after_triage;
 
 const summarizeJob = defineJob({
@@ -46,7 +46,7 @@ const summarizeJob = defineJob({
   retry: { maxAttempts: 4, baseDelayMs: 30_000 },
   concurrency: 2,
   async handler(payload, { deps, signal }: JobContext<Deps>) {
-    if (!await systemAiMayRun(deps, payload.workspace_id, payload.ticket_id)) return;
+    if (!(await systemAiMayRun(deps, payload.workspace_id, payload.ticket_id))) return;
     try {
       await summarizeTicket(deps, systemContext(payload.workspace_id), payload.ticket_id, signal);
     } catch (error) {
@@ -89,7 +89,7 @@ function aiTriageBackground(seamsOf: (deps: Deps) => AiBackground) {
     via: "auto_triage" | "automation",
   ) => {
     // Spent budget: nothing to triage, but a waiting assignment still goes ahead (answers true).
-    if (!await systemAiMayRun(deps, payload.workspace_id, payload.ticket_id)) return true;
+    if (!(await systemAiMayRun(deps, payload.workspace_id, payload.ticket_id))) return true;
     try {
       await aiTriage(seamsOf(deps).triage)(deps, {
         workspaceId: payload.workspace_id,
@@ -133,7 +133,7 @@ function aiTriageBackground(seamsOf: (deps: Deps) => AiBackground) {
     events: [ticketCreated],
     async handle(tx, event, { deps }: ConsumerContext<Deps>) {
       const ticketId = event.data.ticket.id;
-      if (!ticketId || !await autoTriageRuns(deps, seamsOf(deps).triage, event.workspace_id)) return;
+      if (!ticketId || !(await autoTriageRuns(deps, seamsOf(deps).triage, event.workspace_id))) return;
       await enqueue(
         tx,
         triageJob,

@@ -27,7 +27,7 @@ export const MAX_DECIDE_QUESTIONS = 3;
 
 export const aiJudge: AiJudge = async (deps, input) => {
   if (!deps.config.ai || !(await aiWorkspaceOf(deps, input.workspaceId)).features.enabled) return null;
-  if (!await systemAiMayRun(deps, input.workspaceId, input.ticketId)) return null;
+  if (!(await systemAiMayRun(deps, input.workspaceId, input.ticketId))) return null;
   const questions = input.questions.slice(0, MAX_DECIDE_QUESTIONS);
   if (!input.sentiment && questions.length === 0) return { sentiment: null, probabilities: [] };
   const ctx = systemContext(input.workspaceId);
@@ -113,5 +113,10 @@ export async function dismissSuggestion(
   const current = ticket.custom.ai_suggestions;
   if (!current || typeof current !== "object" || !(field in current)) return;
   const { [field]: _gone, ...remaining } = current as Record<string, unknown>;
-  await updateTicket(ctx, ticket.id, { custom: { ai_suggestions: Object.keys(remaining).length ? remaining : null } }, deps);
+  await updateTicket(
+    ctx,
+    ticket.id,
+    { custom: { ai_suggestions: Object.keys(remaining).length ? remaining : null } },
+    deps,
+  );
 }

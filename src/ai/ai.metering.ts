@@ -42,26 +42,30 @@ export async function recordUsage(deps: Pick<Deps, "db" | "clock">, input: Usage
           : 0;
   recordAiCall(input.feature, input.ok ? "ok" : "failed");
   await transact(deps.db, async (tx) => {
-    await tx.insert(aiUsage)
-      .values({
-        id: newId(),
-        workspaceId: input.workspaceId,
-        feature: input.feature,
-        model: input.model,
-        inputTokens: input.inputTokens,
-        outputTokens: input.outputTokens,
-        usdMicros: micros,
-        userId: input.userId,
-        source: input.source,
-        ok: input.ok,
-        createdAt: deps.clock.now().toISOString(),
-      });
+    await tx.insert(aiUsage).values({
+      id: newId(),
+      workspaceId: input.workspaceId,
+      feature: input.feature,
+      model: input.model,
+      inputTokens: input.inputTokens,
+      outputTokens: input.outputTokens,
+      usdMicros: micros,
+      userId: input.userId,
+      source: input.source,
+      ok: input.ok,
+      createdAt: deps.clock.now().toISOString(),
+    });
   });
   return micros;
 }
 
 /** Recorded calls of a workspace in [from, to), oldest first (the usage report's source). */
-export async function usageBetween(db: Queryable, workspaceId: string, from: string, to: string): Promise<AiUsageRow[]> {
+export async function usageBetween(
+  db: Queryable,
+  workspaceId: string,
+  from: string,
+  to: string,
+): Promise<AiUsageRow[]> {
   return await db
     .select()
     .from(aiUsage)
@@ -70,17 +74,25 @@ export async function usageBetween(db: Queryable, workspaceId: string, from: str
 }
 
 /** Micro-USD spent since `from` (optionally on one feature): caps and the billing summary. */
-export async function spentSince(db: Queryable, workspaceId: string, from: string, features?: UsageFeature[]): Promise<number> {
-  const row = first(await db
-    .select({ micros: sql<number>`coalesce(sum(${aiUsage.usdMicros}), 0)` })
-    .from(aiUsage)
-    .where(
-      and(
-        eq(aiUsage.workspaceId, workspaceId),
-        gte(aiUsage.createdAt, from),
-        features?.length ? sql`${aiUsage.feature} IN ${features}` : undefined,
-      ),
-    ).limit(1));
+export async function spentSince(
+  db: Queryable,
+  workspaceId: string,
+  from: string,
+  features?: UsageFeature[],
+): Promise<number> {
+  const row = first(
+    await db
+      .select({ micros: sql<number>`coalesce(sum(${aiUsage.usdMicros}), 0)` })
+      .from(aiUsage)
+      .where(
+        and(
+          eq(aiUsage.workspaceId, workspaceId),
+          gte(aiUsage.createdAt, from),
+          features?.length ? sql`${aiUsage.feature} IN ${features}` : undefined,
+        ),
+      )
+      .limit(1),
+  );
   return Number(row?.micros ?? 0);
 }
 
@@ -90,15 +102,18 @@ export async function spentSince(db: Queryable, workspaceId: string, from: strin
  * which anonymous chats set off as surely as the answers.
  */
 export async function unattendedSpendSince(db: Queryable, workspaceId: string, from: string): Promise<number> {
-  const row = first(await db
-    .select({ micros: sql<number>`coalesce(sum(${aiUsage.usdMicros}), 0)` })
-    .from(aiUsage)
-    .where(
-      and(
-        eq(aiUsage.workspaceId, workspaceId),
-        gte(aiUsage.createdAt, from),
-        sql`(${aiUsage.feature} IN ('answer', 'answer_email') OR (${aiUsage.feature} IN ('triage', 'decide') AND ${aiUsage.userId} IS NULL))`,
-      ),
-    ).limit(1));
+  const row = first(
+    await db
+      .select({ micros: sql<number>`coalesce(sum(${aiUsage.usdMicros}), 0)` })
+      .from(aiUsage)
+      .where(
+        and(
+          eq(aiUsage.workspaceId, workspaceId),
+          gte(aiUsage.createdAt, from),
+          sql`(${aiUsage.feature} IN ('answer', 'answer_email') OR (${aiUsage.feature} IN ('triage', 'decide') AND ${aiUsage.userId} IS NULL))`,
+        ),
+      )
+      .limit(1),
+  );
   return Number(row?.micros ?? 0);
 }

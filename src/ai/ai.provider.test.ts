@@ -118,9 +118,11 @@ describe("provider failures", () => {
       expect(refused.body.code).toBe("ai_key_failed");
     }
     const notices = async (userId: string) =>
-      (await notificationsOf(desk.deps.db as unknown as Parameters<typeof notificationsOf>[0], workspace.id, userId, [
-        "ai_key_failed",
-      ])).map((n) => n.data);
+      (
+        await notificationsOf(desk.deps.db as unknown as Parameters<typeof notificationsOf>[0], workspace.id, userId, [
+          "ai_key_failed",
+        ])
+      ).map((n) => n.data);
     expect(await notices(owner.id)).toEqual([
       { provider: `127.0.0.1:${fake.port}`, reason: "The provider refused the workspace's API key." },
     ]);

@@ -281,7 +281,7 @@ export async function embed(
 /** The provider refused the workspace's own key: owners and admins hear it once (`ai_key_failed`). */
 async function ownKeyRefused(deps: Deps, workspaceId: string): Promise<void> {
   await transact(deps.db, async (tx) => {
-    if (!await markOwnKeyFailed(tx, workspaceId, deps.clock.now().toISOString())) return;
+    if (!(await markOwnKeyFailed(tx, workspaceId, deps.clock.now().toISOString()))) return;
     const provider = new URL(deps.config.ai!.baseUrl).host;
     for (const userId of await adminIdsOfWorkspace(tx, workspaceId))
       await notify(

@@ -46,7 +46,8 @@ export type AiWorkspace = {
 };
 
 export async function featuresOf(db: Db, workspaceId: string): Promise<AiFeatures> {
-  const stored = ((await findWorkspace(db, workspaceId))?.settings as { ai?: Partial<AiFeatures> } | undefined)?.ai ?? {};
+  const stored =
+    ((await findWorkspace(db, workspaceId))?.settings as { ai?: Partial<AiFeatures> } | undefined)?.ai ?? {};
   const features = { ...DEFAULT_FEATURES };
   for (const key of Object.keys(DEFAULT_FEATURES) as Array<keyof AiFeatures>) {
     const value = stored[key];
@@ -133,7 +134,8 @@ export async function updateAiSettings(
       own.ownKeyFailedAt = null;
     }
     if (!Object.keys(own).length) return;
-    await tx.insert(aiSettings)
+    await tx
+      .insert(aiSettings)
       .values({ workspaceId: ctx.workspaceId, ...own, updatedAt: now })
       .onConflictDoUpdate({ target: aiSettings.workspaceId, set: { ...own, updatedAt: now } });
     const { ownKeySealed: _sealed, ...logged } = own;

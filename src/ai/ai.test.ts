@@ -332,7 +332,9 @@ describe("draft, ask, summary", () => {
     expect(jobs?.n).toBe(1);
     desk.deps.db.$client.run("UPDATE jobs SET run_at = '2000-01-01T00:00:00.000Z' WHERE kind = 'ai.auto_summarize'");
     await desk.jobs.drain();
-    expect((await getTicket(desk.deps.db, owner.ctx, ticket.id)).custom.ai_summary).toMatchObject({ summary: "Long thread." });
+    expect((await getTicket(desk.deps.db, owner.ctx, ticket.id)).custom.ai_summary).toMatchObject({
+      summary: "Long thread.",
+    });
     expect(await usageRows(desk, workspace.id)).toMatchObject([{ feature: "summarize", userId: null }]);
   });
 });

@@ -173,10 +173,9 @@ describe("triage", () => {
     const ticket = await customerTicket(desk, owner);
     fake.answer = () => ({ json: decide({ spam_probability: 0.95 }) });
     await desk.api("POST", `/v1/tickets/${ticket.id}/ai/triage`, { headers: owner.headers, body: {} });
-    expect(Object.keys((await getTicket(desk.deps.db, owner.ctx, ticket.id)).custom.ai_suggestions as object).sort()).toEqual([
-      "spam",
-      "team",
-    ]);
+    expect(
+      Object.keys((await getTicket(desk.deps.db, owner.ctx, ticket.id)).custom.ai_suggestions as object).sort(),
+    ).toEqual(["spam", "team"]);
     const path = `/v1/tickets/${ticket.id}/ai/suggestions/spam`;
     expect((await desk.api("DELETE", path)).status).toBe(401);
     expect((await desk.api("DELETE", path, { headers: viewer.headers })).status).toBe(403);
@@ -241,7 +240,9 @@ describe("automatic triage and automation hooks", () => {
     expect(stored.priority).toBe("normal");
     expect(Object.keys(stored.custom.ai_suggestions as object).sort()).toEqual(["labels", "priority", "severity"]);
     expect((stored.custom.ai_decisions as { threshold: number }).threshold).toBe(0.8);
-    expect((await activitiesOf(seamDesk, ticket.id)).find((a) => a.actor === "ai")!.data).toMatchObject({ via: "auto_triage" });
+    expect((await activitiesOf(seamDesk, ticket.id)).find((a) => a.actor === "ai")!.data).toMatchObject({
+      via: "auto_triage",
+    });
     expect(assigned).toEqual([ticket.id]);
     expect(await usageRows(seamDesk, workspace.id)).toMatchObject([{ feature: "triage", userId: null }]);
     await seamDesk.stop();

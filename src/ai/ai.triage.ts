@@ -23,7 +23,10 @@ import { chatJson } from "./ai.provider";
 import { aiDisabled, aiWorkspaceOf } from "./ai.settings";
 
 /** Reads a workspace's triage settings; null = none stored (the defaults of SPEC.md apply). */
-export type TriageSettingsReader = (db: Db, workspaceId: string) => (TriageSettingsView | null) | Promise<TriageSettingsView | null>;
+export type TriageSettingsReader = (
+  db: Db,
+  workspaceId: string,
+) => (TriageSettingsView | null) | Promise<TriageSettingsView | null>;
 
 /** Runs after an automatic triage when `assign_after_triage` is on (the assignment feature plugs in). */
 export type AssignAfterTriage = (deps: Deps, workspaceId: string, ticketId: string) => void | Promise<void>;

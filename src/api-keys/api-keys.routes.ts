@@ -53,13 +53,17 @@ export function apiKeysRoutes(deps: Deps) {
       response: { 200: ApiKeySchema },
       detail: { summary: "One API key" },
     })
-    .patch("/:id", async ({ ctx, params, body }) => await presentApiKeyRow(deps.db, await updateApiKey(ctx, params.id, body, deps)), {
-      access: settingsWrite,
-      params: IdParams,
-      body: UpdateApiKeyBody,
-      response: { 200: ApiKeySchema },
-      detail: { summary: "Rename a key, replace its scopes or change its expiry (null: never expires)" },
-    })
+    .patch(
+      "/:id",
+      async ({ ctx, params, body }) => await presentApiKeyRow(deps.db, await updateApiKey(ctx, params.id, body, deps)),
+      {
+        access: settingsWrite,
+        params: IdParams,
+        body: UpdateApiKeyBody,
+        response: { 200: ApiKeySchema },
+        detail: { summary: "Rename a key, replace its scopes or change its expiry (null: never expires)" },
+      },
+    )
     .delete(
       "/:id",
       async ({ ctx, params, set }) => {

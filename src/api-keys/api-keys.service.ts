@@ -51,20 +51,22 @@ export async function createApiKey(ctx: RequestContext, input: CreateApiKeyInput
   const secret = `${API_KEY_PREFIX}${randomToken(32)}`;
   const id = newId();
   const row = await transact(deps.db, async (tx) => {
-    const created = one(await tx
-      .insert(apiKeys)
-      .values({
-        id,
-        workspaceId: ctx.workspaceId,
-        name: input.name,
-        prefix: secret.slice(0, API_KEY_PREFIX.length + 6),
-        keyHash: sha256Hex(secret),
-        scopes: [...new Set(input.scopes)],
-        expiresAt: input.expires_at ?? null,
-        createdBy: actorUserId(ctx),
-        createdAt: deps.clock.now().toISOString(),
-      })
-      .returning());
+    const created = one(
+      await tx
+        .insert(apiKeys)
+        .values({
+          id,
+          workspaceId: ctx.workspaceId,
+          name: input.name,
+          prefix: secret.slice(0, API_KEY_PREFIX.length + 6),
+          keyHash: sha256Hex(secret),
+          scopes: [...new Set(input.scopes)],
+          expiresAt: input.expires_at ?? null,
+          createdBy: actorUserId(ctx),
+          createdAt: deps.clock.now().toISOString(),
+        })
+        .returning(),
+    );
     await recordAudit(tx, ctx, {
       action: "api_key.created",
       entityType: "api_key",
@@ -77,13 +79,17 @@ export async function createApiKey(ctx: RequestContext, input: CreateApiKeyInput
 }
 
 export async function findApiKey(db: Queryable, workspaceId: string, id: string) {
-  return first(await db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt))).limit(1));
+  return first(
+    await db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.workspaceId, workspaceId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+      .limit(1),
+  );
 }
 
-export const presentApiKeyRow = async (db: Queryable, row: ApiKeyRow) => presentApiKey(row, await userRef(db, row.createdBy));
+export const presentApiKeyRow = async (db: Queryable, row: ApiKeyRow) =>
+  presentApiKey(row, await userRef(db, row.createdBy));
 
 /** Live (not revoked) keys, newest first; expired keys stay listed so they can be renewed or deleted. */
 export async function listApiKeys(ctx: RequestContext, query: { limit: number; cursor?: string }, deps: { db: Db }) {
@@ -105,7 +111,7 @@ export async function listApiKeys(ctx: RequestContext, query: { limit: number; c
     )
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
     .limit(query.limit + 1);
-  return pageOf(
+  return await pageOf(
     rows,
     query.limit,
     async (r) => await presentApiKeyRow(deps.db, r),
@@ -153,11 +159,13 @@ export async function revokeApiKey(ctx: RequestContext, id: string, deps: { db: 
   await transact(deps.db, async (tx) => {
     const target = await findApiKey(tx, ctx.workspaceId, id);
     if (target) assertManageable(ctx, target);
-    const row = one(await tx
-      .update(apiKeys)
-      .set({ revokedAt: deps.clock.now().toISOString() })
-      .where(and(eq(apiKeys.workspaceId, ctx.workspaceId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
-      .returning());
+    const row = one(
+      await tx
+        .update(apiKeys)
+        .set({ revokedAt: deps.clock.now().toISOString() })
+        .where(and(eq(apiKeys.workspaceId, ctx.workspaceId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+        .returning(),
+    );
     if (!row) throw notFound("API key");
     await recordAudit(tx, ctx, {
       action: "api_key.revoked",

@@ -39,9 +39,12 @@ describe("API keys", () => {
       );
     }
     expect(
-      (await desk.api("GET", "/v1/workspace", { headers: (await createKey(desk, owner, ["settings:read"])).headers })).status,
+      (await desk.api("GET", "/v1/workspace", { headers: (await createKey(desk, owner, ["settings:read"])).headers }))
+        .status,
     ).toBe(200);
-    expect(first(await desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, key.id)).limit(1))!.revokedAt).toBeNull();
+    expect(
+      first(await desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, key.id)).limit(1))!.revokedAt,
+    ).toBeNull();
   });
 
   test("list shows prefix, scopes, creator, expiry and last use, never the secret or hash", async () => {
@@ -101,7 +104,9 @@ describe("API keys", () => {
         }),
       }),
     ]);
-    expect((await desk.deps.db.select().from(events).where(eq(events.workspaceId, workspace.id))).length).toBe(seqBefore);
+    expect((await desk.deps.db.select().from(events).where(eq(events.workspaceId, workspace.id))).length).toBe(
+      seqBefore,
+    );
     // an expiry in the past stops the key at once
     await desk.api("PATCH", `/v1/api-keys/${key.id}`, {
       headers: owner.headers,
@@ -143,7 +148,9 @@ describe("API keys", () => {
     off();
     expect((await desk.api("GET", "/v1/workspace", { headers: key.headers })).status).toBe(401);
     expect(signals).toEqual([{ kind: "api_key", apiKeyId: key.id }]);
-    expect(first(await desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, key.id)).limit(1))!.revokedAt).not.toBeNull();
+    expect(
+      first(await desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, key.id)).limit(1))!.revokedAt,
+    ).not.toBeNull();
     expect(await auditOf(workspace.id, "api_key.revoked")).toHaveLength(1);
     expect((await desk.api("GET", `/v1/api-keys/${key.id}`, { headers: owner.headers })).status).toBe(404);
     expect((await desk.api("DELETE", `/v1/api-keys/${key.id}`, { headers: owner.headers })).status).toBe(404);

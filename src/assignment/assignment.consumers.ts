@@ -21,7 +21,7 @@ export const assignOnCreate = (afterTriage: AssignsAfterTriage) =>
     // Most workspaces never turn auto-assignment on: their new tickets cost no read at all. The
     // mode lives in the workspace's settings (workspace.updated); rule changes call reactionStateChanged.
     quiet: {
-      when: async (deps: Deps, workspaceId) => !await autoAssignsIn(deps.db, workspaceId),
+      when: async (deps: Deps, workspaceId) => !(await autoAssignsIn(deps.db, workspaceId)),
       changedBy: [workspaceUpdated],
     },
     async handle(_tx, event, { deps }: ConsumerContext<Deps>) {
@@ -43,7 +43,7 @@ export const assignOnReply = defineConsumer({
   events: [messageCreated],
   // Off for the workspace (`assign_on_reply: false`, in its settings): no reply is read at all.
   quiet: {
-    when: async (deps: Deps, workspaceId) => !await assignOnReplyOf(deps.db, workspaceId),
+    when: async (deps: Deps, workspaceId) => !(await assignOnReplyOf(deps.db, workspaceId)),
     changedBy: [workspaceUpdated],
   },
   async handle(tx, event, { deps }: ConsumerContext<Deps>) {

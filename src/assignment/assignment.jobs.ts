@@ -19,15 +19,17 @@ export const autoAwayJob = defineJob({
   async handler(_payload, run: JobContext<Deps>) {
     const { deps } = run;
     const now = deps.clock.now().getTime();
-    const rows = await deps.db.select().from(assignmentSettings).where(gt(assignmentSettings.autoAwayMinutes, 0));
     await transact(deps.db, async (tx) => {
+      // Read in the change that stores the new cutoffs: a run beside this one then reads them, not the old ones.
+      const rows = await tx.select().from(assignmentSettings).where(gt(assignmentSettings.autoAwayMinutes, 0));
       for (const row of rows) {
         const cutoff = new Date(now - row.autoAwayMinutes * 60_000).toISOString();
         const from = row.awayAnnouncedUntil ?? new Date(now - (row.autoAwayMinutes + 1) * 60_000).toISOString();
         if (from >= cutoff) continue;
         for (const userId of await membersLastSeenBetween(tx, row.workspaceId, from, cutoff))
           await publishMemberUpdated(deps, tx, row.workspaceId, userId);
-        await tx.update(assignmentSettings)
+        await tx
+          .update(assignmentSettings)
           .set({ awayAnnouncedUntil: cutoff })
           .where(eq(assignmentSettings.workspaceId, row.workspaceId));
       }

@@ -12,8 +12,9 @@ export const assignmentModule = defineModule({
   routes: (deps) => [assignmentRoutes(deps)],
   // Assignment on creation waits when an automatic triage will assign after itself.
   consumers: [
-    assignOnCreate(async (deps, workspaceId) =>
-      await assignsAfterTriage({ readSettings: deps.ports.get(triageSettings), engine: null })(deps, workspaceId),
+    assignOnCreate(
+      async (deps, workspaceId) =>
+        await assignsAfterTriage({ readSettings: deps.ports.get(triageSettings), engine: null })(deps, workspaceId),
     ),
     assignOnReply,
   ],

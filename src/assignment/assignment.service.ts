@@ -26,7 +26,9 @@ const modeOf = (value: unknown): AssignMode =>
   (ASSIGN_MODES as readonly unknown[]).includes(value) ? (value as AssignMode) : "none";
 
 async function storedSettings(db: Queryable, workspaceId: string) {
-  return first(await db.select().from(assignmentSettings).where(eq(assignmentSettings.workspaceId, workspaceId)).limit(1));
+  return first(
+    await db.select().from(assignmentSettings).where(eq(assignmentSettings.workspaceId, workspaceId)).limit(1),
+  );
 }
 
 export async function getAssignment(db: Db, workspaceId: string): Promise<Assignment> {
@@ -44,9 +46,9 @@ export async function awayCutoffAt(db: Queryable, workspaceId: string, now: Date
   return minutes > 0 ? new Date(now.getTime() - minutes * 60_000).toISOString() : null;
 }
 
-function checkRules(tx: Queryable, workspaceId: string, rules: AssignmentRule[]): void {
+async function checkRules(tx: Queryable, workspaceId: string, rules: AssignmentRule[]): Promise<void> {
   const seen = new Set<string>();
-  rules.forEach(async (rule, i) => {
+  for (const [i, rule] of rules.entries()) {
     const key = `${rule.target_type}:${rule.target_id}`;
     if (seen.has(key)) throw invalidAt(`body.rules.${i}`, `A second rule for the same ${rule.target_type}.`);
     seen.add(key);
@@ -55,7 +57,7 @@ function checkRules(tx: Queryable, workspaceId: string, rules: AssignmentRule[])
         ? await teamOfWorkspace(tx, workspaceId, rule.target_id)
         : await findMailbox(tx, workspaceId, rule.target_id);
     if (!exists) throw invalidAt(`body.rules.${i}.target_id`, `No such ${rule.target_type} in this workspace.`);
-  });
+  }
 }
 
 /**
@@ -68,7 +70,7 @@ export async function updateAssignment(
   deps: Pick<Deps, "db" | "clock">,
 ): Promise<Assignment> {
   return await transact(deps.db, async (tx) => {
-    if (patch.rules) checkRules(tx, ctx.workspaceId, patch.rules);
+    if (patch.rules) await checkRules(tx, ctx.workspaceId, patch.rules);
     const before = await getAssignment(deps.db, ctx.workspaceId);
     if (patch.mode !== undefined && patch.mode !== before.mode)
       await updateWorkspace(ctx, { settings: { auto_assign: patch.mode } }, deps);
@@ -82,7 +84,8 @@ export async function updateAssignment(
         // A new auto-away length starts the presence job's announcements afresh.
         ...(autoAwayMinutes !== before.auto_away_minutes ? { awayAnnouncedUntil: null } : {}),
       };
-      await tx.insert(assignmentSettings)
+      await tx
+        .insert(assignmentSettings)
         .values(row)
         .onConflictDoUpdate({ target: assignmentSettings.workspaceId, set: row });
       // Rules append no event of their own: the on-create consumer's cached answer must go.
@@ -127,7 +130,11 @@ async function modeFor(db: Db, ticket: TicketTarget): Promise<{ mode: AssignMode
  * id, wrapping); load balanced takes the fewest open tickets, ties broken in the same turn order.
  * The pointer is stored in the caller's transaction.
  */
-export async function pickAssignee(tx: Tx, deps: Pick<Deps, "db" | "clock" | "ports">, ticket: TicketTarget): Promise<string | null> {
+export async function pickAssignee(
+  tx: Tx,
+  deps: Pick<Deps, "db" | "clock" | "ports">,
+  ticket: TicketTarget,
+): Promise<string | null> {
   const { mode, scope } = await modeFor(deps.db, ticket);
   if (mode === "none") return null;
   const cutoff = await awayCutoffAt(tx, ticket.workspaceId, deps.clock.now());
@@ -144,10 +151,13 @@ export async function pickAssignee(tx: Tx, deps: Pick<Deps, "db" | "clock" | "po
   );
   pool = pool.filter((m) => m.maxOpenTickets === null || (open.get(m.userId) ?? 0) < m.maxOpenTickets);
   if (!pool.length) return null;
-  const pointer = first(await tx
-    .select({ last: assignmentPointers.lastUserId })
-    .from(assignmentPointers)
-    .where(and(eq(assignmentPointers.workspaceId, ticket.workspaceId), eq(assignmentPointers.scope, scope))).limit(1))?.last;
+  const pointer = first(
+    await tx
+      .select({ last: assignmentPointers.lastUserId })
+      .from(assignmentPointers)
+      .where(and(eq(assignmentPointers.workspaceId, ticket.workspaceId), eq(assignmentPointers.scope, scope)))
+      .limit(1),
+  )?.last;
   // Turn order: the members after the pointer first, then from the start (pool is sorted by user id).
   const next = pointer ? pool.findIndex((m) => m.userId > pointer) : 0;
   const turn = next <= 0 ? pool : [...pool.slice(next), ...pool.slice(0, next)];
@@ -155,7 +165,8 @@ export async function pickAssignee(tx: Tx, deps: Pick<Deps, "db" | "clock" | "po
   if (mode === "load_balanced")
     for (const m of turn) if ((open.get(m.userId) ?? 0) < (open.get(chosen.userId) ?? 0)) chosen = m;
   const now = deps.clock.now().toISOString();
-  await tx.insert(assignmentPointers)
+  await tx
+    .insert(assignmentPointers)
     .values({ workspaceId: ticket.workspaceId, scope, lastUserId: chosen.userId, updatedAt: now })
     .onConflictDoUpdate({
       target: [assignmentPointers.workspaceId, assignmentPointers.scope],

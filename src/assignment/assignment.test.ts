@@ -24,10 +24,13 @@ const auditOf = async (d: TestDesk, workspaceId: string, action: string) =>
     .where(and(eq(auditLogs.workspaceId, workspaceId), eq(auditLogs.action, action)));
 
 const memberRow = async (workspaceId: string, userId: string) =>
-  first(await desk.deps.db
-    .select()
-    .from(members)
-    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId))).limit(1))!;
+  first(
+    await desk.deps.db
+      .select()
+      .from(members)
+      .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
+      .limit(1),
+  )!;
 
 /** Tickets created through the API, then the consumers (auto-assignment, notifications) run. */
 async function created(d: TestDesk, member: Pick<Member, "headers">, n: number, body: Record<string, unknown> = {}) {
@@ -39,12 +42,14 @@ async function created(d: TestDesk, member: Pick<Member, "headers">, n: number, 
 }
 
 const assigneesOf = async (d: TestDesk, ids: string[]) =>
-  await Promise.all(ids.map(
-    async (id) =>
-      d.deps.db.$client
-        .query<{ a: string | null }, [string]>("SELECT assignee_id AS a FROM tickets WHERE id = ?")
-        .get(id)!.a,
-  ));
+  await Promise.all(
+    ids.map(
+      async (id) =>
+        d.deps.db.$client
+          .query<{ a: string | null }, [string]>("SELECT assignee_id AS a FROM tickets WHERE id = ?")
+          .get(id)!.a,
+    ),
+  );
 
 /** A workspace with an owner, two agents and a viewer, in round robin (members sorted by user id). */
 async function team(mode = "round_robin") {
@@ -65,7 +70,8 @@ describe("GET /v1/assignment", () => {
     const other = await createWorkspaceWithOwner(desk);
     expect((await desk.api("GET", "/v1/assignment")).status).toBe(401);
     expect(
-      (await desk.api("GET", "/v1/assignment", { headers: (await createKey(desk, owner, ["tickets:read"])).headers })).status,
+      (await desk.api("GET", "/v1/assignment", { headers: (await createKey(desk, owner, ["tickets:read"])).headers }))
+        .status,
     ).toBe(403);
     expect(
       (
@@ -78,7 +84,8 @@ describe("GET /v1/assignment", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ mode: "none", rules: [], auto_away_minutes: 0 });
     expect(
-      (await desk.api("GET", "/v1/assignment", { headers: (await createKey(desk, owner, ["settings:read"])).headers })).status,
+      (await desk.api("GET", "/v1/assignment", { headers: (await createKey(desk, owner, ["settings:read"])).headers }))
+        .status,
     ).toBe(200);
   });
 });
@@ -204,7 +211,10 @@ describe("auto-assignment on creation", () => {
     expect(await assigneesOf(desk, ids)).toEqual([...order, ...order]);
     expect(await assigneesOf(desk, ids)).not.toContain(viewer.id);
     const [first] = order;
-    const told = await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, first!, ["assigned"]));
+    const told = await transact(
+      desk.deps.db,
+      async (tx) => await notificationsOf(tx, workspace.id, first!, ["assigned"]),
+    );
     // the owner created the tickets but auto-assignment assigned them: the owner is told too
     expect(told).toHaveLength(2);
     expect(told[0]!.data).toMatchObject({ by: null, by_name: "auto-assignment", via: "system" });
@@ -430,8 +440,11 @@ describe("POST /v1/me/heartbeat and auto-away", () => {
     const other = await createWorkspaceWithOwner(desk);
     expect((await desk.api("POST", "/v1/me/heartbeat")).status).toBe(401);
     expect(
-      (await desk.api("POST", "/v1/me/heartbeat", { headers: (await createKey(desk, owner, ["settings:write"])).headers }))
-        .status,
+      (
+        await desk.api("POST", "/v1/me/heartbeat", {
+          headers: (await createKey(desk, owner, ["settings:write"])).headers,
+        })
+      ).status,
     ).toBe(403);
     expect(
       (

@@ -90,11 +90,13 @@ export async function startDecision(
     if (body.decision === "deny") {
       decided = setStep(session.transcript, action.stepId, { status: "denied" });
       outcome = { status: "denied", note: "The user denied this change; nothing was done." };
-      await transact(deps.db, async (tx) =>
-        await tx
-          .update(assistantActions)
-          .set({ status: "denied", decidedAt: now })
-          .where(eq(assistantActions.id, action.id)),
+      await transact(
+        deps.db,
+        async (tx) =>
+          await tx
+            .update(assistantActions)
+            .set({ status: "denied", decidedAt: now })
+            .where(eq(assistantActions.id, action.id)),
       );
       await auditAction(deps, ctx, action, "denied");
     } else {
@@ -103,8 +105,9 @@ export async function startDecision(
       try {
         const applied = await transact(deps.db, async (tx) => {
           checkRole(ctx, tool.minRole);
-          const done = tool.apply(deps, ctx, action.args as never, { userId, actionId: action.id });
-          await tx.update(assistantActions)
+          const done = await tool.apply(deps, ctx, action.args as never, { userId, actionId: action.id });
+          await tx
+            .update(assistantActions)
             .set({ status: "approved", decidedAt: now })
             .where(eq(assistantActions.id, action.id));
           return done;
@@ -123,7 +126,8 @@ export async function startDecision(
           summary: error instanceof DeskError ? error.detail : "The change failed.",
         });
         await transact(deps.db, async (tx) => {
-          await tx.update(assistantActions)
+          await tx
+            .update(assistantActions)
             .set({ status: "failed", decidedAt: now })
             .where(eq(assistantActions.id, action.id));
           const messages = [
@@ -134,10 +138,12 @@ export async function startDecision(
               content: JSON.stringify({ status: "failed", error: error instanceof DeskError ? error.code : "error" }),
             },
           ];
-          await tx.update(assistantActions)
+          await tx
+            .update(assistantActions)
             .set({ attempts: action.attempts + 1 })
             .where(eq(assistantActions.id, action.id));
-          await tx.update(sessionsTable)
+          await tx
+            .update(sessionsTable)
             .set({ transcript: session.transcript, messages })
             .where(eq(sessionsTable.id, session.id));
         });

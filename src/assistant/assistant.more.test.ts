@@ -106,10 +106,13 @@ describe("approvals", () => {
     const refused = await decide(agent, run.body.approval, "approve");
     expect([refused.status, refused.body.code]).toEqual([403, "forbidden"]);
     expect((await getTicket(desk.deps.db, owner.ctx, t.id)).status).toBe("open");
-    const row = first(await desk.deps.db
-      .select()
-      .from(assistantActions)
-      .where(eq(assistantActions.id, run.body.approval.action_id)).limit(1));
+    const row = first(
+      await desk.deps.db
+        .select()
+        .from(assistantActions)
+        .where(eq(assistantActions.id, run.body.approval.action_id))
+        .limit(1),
+    );
     expect(row?.status).toBe("failed");
     expect((await decide(agent, run.body.approval, "approve")).body.code).toBe("approval_not_pending");
   });

@@ -65,7 +65,7 @@ async function respond(deps: Deps, request: Request, started: StartedRun): Promi
     if (controller) controller.enqueue(bytes);
     else queued.push(bytes);
   };
-  const done = (await started.run(emit, abort.signal)).finally(started.release);
+  const done = started.run(emit, abort.signal).finally(started.release);
   await Promise.race([
     first,
     done.then(
@@ -78,7 +78,8 @@ async function respond(deps: Deps, request: Request, started: StartedRun): Promi
     start(c) {
       controller = c;
       for (const bytes of queued.splice(0)) c.enqueue(bytes);
-      done
+      // The run goes on after this returns: its end closes the stream, its failure becomes the error frame.
+      void done
         .catch((error) => {
           if (!(error instanceof DeskError))
             deps.logger.error({ err: error, subsystem: "assistant" }, "assistant run failed");
@@ -129,7 +130,8 @@ function sessionRoutes(deps: Deps) {
     )
     .get(
       "/sessions/:id",
-      async ({ ctx, params }) => await sessionDetail(deps, await sessionOf(deps, ctx, await requireAssistant(deps, ctx), params.id)),
+      async ({ ctx, params }) =>
+        await sessionDetail(deps, await sessionOf(deps, ctx, await requireAssistant(deps, ctx), params.id)),
       {
         access: viewer,
         params: IdParams,

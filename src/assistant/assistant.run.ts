@@ -154,16 +154,18 @@ export async function runAssistant(input: RunInput): Promise<RunResult> {
   } finally {
     if (!turn.text && !turn.steps.length) session.transcript.pop();
     session.updatedAt = deps.clock.now().toISOString();
-    await transact(deps.db, async (tx) =>
-      await tx
-        .update(assistantSessions)
-        .set({
-          title: session.title,
-          transcript: session.transcript,
-          messages: session.messages,
-          updatedAt: session.updatedAt,
-        })
-        .where(eq(assistantSessions.id, session.id)),
+    await transact(
+      deps.db,
+      async (tx) =>
+        await tx
+          .update(assistantSessions)
+          .set({
+            title: session.title,
+            transcript: session.transcript,
+            messages: session.messages,
+            updatedAt: session.updatedAt,
+          })
+          .where(eq(assistantSessions.id, session.id)),
     );
   }
   const status = approval ? "awaiting_approval" : "complete";
@@ -212,13 +214,13 @@ async function runCall(
   emit("tool", { ...step });
   try {
     if (tool.kind === "read") {
-      const out = tool.run(deps, ctx, args as never);
+      const out = await tool.run(deps, ctx, args as never);
       finish({ status: "done", summary: out.summary, refs: out.refs });
       answer(out.output);
       return null;
     }
     checkRole(ctx, tool.minRole);
-    const { bind, ...preview } = tool.propose(deps, ctx, args as never);
+    const { bind, ...preview } = await tool.propose(deps, ctx, args as never);
     const { row, token } = await newAction(deps, {
       ctx,
       userId: input.userId,

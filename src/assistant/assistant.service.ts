@@ -45,16 +45,22 @@ export const presentSession = (row: AssistantSessionRow) => ({
 export type SessionJson = ReturnType<typeof presentSession>;
 
 export async function listSessions(deps: Deps, ctx: RequestContext, userId: string) {
-  return (await deps.db
-    .select()
-    .from(assistantSessions)
-    .where(and(eq(assistantSessions.workspaceId, ctx.workspaceId), eq(assistantSessions.userId, userId)))
-    .orderBy(desc(assistantSessions.updatedAt), desc(assistantSessions.id))
-    .limit(100))
-    .map(presentSession);
+  return (
+    await deps.db
+      .select()
+      .from(assistantSessions)
+      .where(and(eq(assistantSessions.workspaceId, ctx.workspaceId), eq(assistantSessions.userId, userId)))
+      .orderBy(desc(assistantSessions.updatedAt), desc(assistantSessions.id))
+      .limit(100)
+  ).map(presentSession);
 }
 
-export async function createSession(deps: Deps, ctx: RequestContext, userId: string, title?: string): Promise<AssistantSessionRow> {
+export async function createSession(
+  deps: Deps,
+  ctx: RequestContext,
+  userId: string,
+  title?: string,
+): Promise<AssistantSessionRow> {
   const now = deps.clock.now().toISOString();
   const row: AssistantSessionRow = {
     id: newId(),
@@ -71,17 +77,25 @@ export async function createSession(deps: Deps, ctx: RequestContext, userId: str
 }
 
 /** A conversation of this user in this workspace; another user's (or workspace's) answers 404 like a missing one. */
-export async function sessionOf(deps: Deps, ctx: RequestContext, userId: string, id: string): Promise<AssistantSessionRow> {
-  const row = first(await deps.db
-    .select()
-    .from(assistantSessions)
-    .where(
-      and(
-        eq(assistantSessions.id, id),
-        eq(assistantSessions.workspaceId, ctx.workspaceId),
-        eq(assistantSessions.userId, userId),
-      ),
-    ).limit(1));
+export async function sessionOf(
+  deps: Deps,
+  ctx: RequestContext,
+  userId: string,
+  id: string,
+): Promise<AssistantSessionRow> {
+  const row = first(
+    await deps.db
+      .select()
+      .from(assistantSessions)
+      .where(
+        and(
+          eq(assistantSessions.id, id),
+          eq(assistantSessions.workspaceId, ctx.workspaceId),
+          eq(assistantSessions.userId, userId),
+        ),
+      )
+      .limit(1),
+  );
   if (!row) throw notFound("Assistant conversation");
   return row;
 }
@@ -97,10 +111,13 @@ export const presentAction = (row: AssistantActionRow, token?: string) => ({
 });
 
 export async function pendingActionOf(deps: Deps, sessionId: string): Promise<AssistantActionRow | undefined> {
-  return first(await deps.db
-    .select()
-    .from(assistantActions)
-    .where(and(eq(assistantActions.sessionId, sessionId), eq(assistantActions.status, "pending"))).limit(1));
+  return first(
+    await deps.db
+      .select()
+      .from(assistantActions)
+      .where(and(eq(assistantActions.sessionId, sessionId), eq(assistantActions.status, "pending")))
+      .limit(1),
+  );
 }
 
 /** The transcript and any pending approval (its token is shown only once, in the run that proposed it). */
@@ -113,8 +130,10 @@ export async function sessionDetail(deps: Deps, row: AssistantSessionRow) {
 export async function renameSession(deps: Deps, ctx: RequestContext, userId: string, id: string, title: string) {
   const row = await sessionOf(deps, ctx, userId, id);
   const now = deps.clock.now().toISOString();
-  await transact(deps.db, async (tx) =>
-    await tx.update(assistantSessions).set({ title, updatedAt: now }).where(eq(assistantSessions.id, row.id)),
+  await transact(
+    deps.db,
+    async (tx) =>
+      await tx.update(assistantSessions).set({ title, updatedAt: now }).where(eq(assistantSessions.id, row.id)),
   );
   return { ...row, title, updatedAt: now };
 }
@@ -171,11 +190,13 @@ export async function expirePending(deps: Deps, session: AssistantSessionRow): P
     tool_call_id: pending.callId,
     content: JSON.stringify({ status: "expired", note: "The user moved on; the change was not made." }),
   });
-  await transact(deps.db, async (tx) =>
-    await tx
-      .update(assistantActions)
-      .set({ status: "expired", decidedAt: now })
-      .where(eq(assistantActions.id, pending.id)),
+  await transact(
+    deps.db,
+    async (tx) =>
+      await tx
+        .update(assistantActions)
+        .set({ status: "expired", decidedAt: now })
+        .where(eq(assistantActions.id, pending.id)),
   );
 }
 
@@ -228,16 +249,19 @@ export async function actionForDecision(
   actionId: string,
   token: string,
 ): Promise<AssistantActionRow> {
-  const row = first(await deps.db
-    .select()
-    .from(assistantActions)
-    .where(
-      and(
-        eq(assistantActions.id, actionId),
-        eq(assistantActions.workspaceId, ctx.workspaceId),
-        eq(assistantActions.userId, userId),
-      ),
-    ).limit(1));
+  const row = first(
+    await deps.db
+      .select()
+      .from(assistantActions)
+      .where(
+        and(
+          eq(assistantActions.id, actionId),
+          eq(assistantActions.workspaceId, ctx.workspaceId),
+          eq(assistantActions.userId, userId),
+        ),
+      )
+      .limit(1),
+  );
   if (!row) throw notFound("Assistant action");
   if (row.status !== "pending")
     throw conflict(`This approval is no longer pending (${row.status}).`, "approval_not_pending");
@@ -245,9 +269,12 @@ export async function actionForDecision(
   if (!safeEqual(sha256Hex(token), row.tokenHash) || row.authSessionId !== sessionId)
     throw new DeskError(403, "approval_invalid", "The approval token is not valid for this action.");
   if (row.expiresAt <= deps.clock.now().toISOString()) {
-    const session = first(await deps.db.select().from(assistantSessions).where(eq(assistantSessions.id, row.sessionId)).limit(1));
+    const session = first(
+      await deps.db.select().from(assistantSessions).where(eq(assistantSessions.id, row.sessionId)).limit(1),
+    );
     await transact(deps.db, async (tx) => {
-      await tx.update(assistantActions)
+      await tx
+        .update(assistantActions)
         .set({ status: "expired", decidedAt: deps.clock.now().toISOString() })
         .where(eq(assistantActions.id, row.id));
       if (session) {
@@ -256,7 +283,8 @@ export async function actionForDecision(
           ...session.messages,
           { role: "tool", tool_call_id: row.callId, content: JSON.stringify({ status: "expired" }) },
         ];
-        await tx.update(assistantSessions)
+        await tx
+          .update(assistantSessions)
           .set({ transcript: session.transcript, messages })
           .where(eq(assistantSessions.id, session.id));
       }
@@ -267,23 +295,30 @@ export async function actionForDecision(
 }
 
 export async function auditAction(deps: Deps, ctx: RequestContext, row: AssistantActionRow, outcome: string) {
-  await transact(deps.db, async (tx) =>
-    await recordAudit(tx, ctx, {
-      action: "assistant.action",
-      entityType: "assistant_action",
-      entityId: row.id,
-      data: { tool: row.tool, args: row.args, outcome, session_id: row.sessionId },
-    }),
+  await transact(
+    deps.db,
+    async (tx) =>
+      await recordAudit(tx, ctx, {
+        action: "assistant.action",
+        entityType: "assistant_action",
+        entityId: row.id,
+        data: { tool: row.tool, args: row.args, outcome, session_id: row.sessionId },
+      }),
   );
 }
 
 /** Onboarding's `try_assistant`: someone in the workspace has sent the assistant a message. */
 export async function assistantTried(db: Queryable, workspaceId: string): Promise<boolean> {
-  return !!first(await db
-    .select({ id: assistantSessions.id })
-    .from(assistantSessions)
-    .where(
-      and(eq(assistantSessions.workspaceId, workspaceId), sql`json_array_length(${assistantSessions.transcript}) > 0`),
-    )
-    .limit(1));
+  return !!first(
+    await db
+      .select({ id: assistantSessions.id })
+      .from(assistantSessions)
+      .where(
+        and(
+          eq(assistantSessions.workspaceId, workspaceId),
+          sql`json_array_length(${assistantSessions.transcript}) > 0`,
+        ),
+      )
+      .limit(1),
+  );
 }

@@ -247,10 +247,13 @@ describe("runs", () => {
     const second = await send(owner, s.id, "Set it to urgent again");
     script(() => ({ text: "ok" }));
     await send(owner, s.id, "Never mind");
-    const row = first(await desk.deps.db
-      .select()
-      .from(assistantActions)
-      .where(eq(assistantActions.id, second.body.approval.action_id)).limit(1));
+    const row = first(
+      await desk.deps.db
+        .select()
+        .from(assistantActions)
+        .where(eq(assistantActions.id, second.body.approval.action_id))
+        .limit(1),
+    );
     expect(row?.status).toBe("expired");
     const detail = await desk.api("GET", `/v1/assistant/sessions/${s.id}`, { headers: owner.headers });
     expect(detail.body.approval).toBeNull();
@@ -435,10 +438,12 @@ describe("bulk approvals are bound to what was previewed", () => {
 
   test("more tickets matching at approval time: refused, nothing changed; the preview names them", async () => {
     const { owner } = await enabled();
-    const first = await Promise.all([1, 2].map(async (i) => ({
-      ...await customerTicket(desk, owner, { subject: `refund ${i}`, email: "r@example.com" }),
-      subject: `refund ${i}`,
-    })));
+    const first = await Promise.all(
+      [1, 2].map(async (i) => ({
+        ...(await customerTicket(desk, owner, { subject: `refund ${i}`, email: "r@example.com" })),
+        subject: `refund ${i}`,
+      })),
+    );
     const s = await newSession(owner);
     bulk({ q: "refund" });
     const run = await send(owner, s.id, "Close the refund tickets");
@@ -448,7 +453,9 @@ describe("bulk approvals are bound to what was previewed", () => {
         first.map((t) => expect.objectContaining({ label: `#${t.number} ${t.subject}` })),
       ),
     });
-    const later = await Promise.all([3, 4, 5].map(async (i) => await customerTicket(desk, owner, { subject: `refund ${i}`, email: "r@example.com" })));
+    const later = await Promise.all(
+      [3, 4, 5].map(async (i) => await customerTicket(desk, owner, { subject: `refund ${i}`, email: "r@example.com" })),
+    );
     const res = await desk.api("POST", `/v1/assistant/actions/${run.body.approval.action_id}/decision`, {
       headers: owner.headers,
       body: { decision: "approve", token: run.body.approval.token },

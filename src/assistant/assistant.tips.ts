@@ -25,7 +25,12 @@ const OPEN = ["open", "pending", "on_hold"];
 const HOUR = 3_600_000;
 
 /** SPEC.md's tips, from counts only (no model call): those with a count of zero are left out. */
-export async function tipsFor(deps: Deps, ctx: RequestContext, userId: string, sla: SlaClockReader | null): Promise<Tip[]> {
+export async function tipsFor(
+  deps: Deps,
+  ctx: RequestContext,
+  userId: string,
+  sla: SlaClockReader | null,
+): Promise<Tip[]> {
   const now = deps.clock.now().getTime();
   const at = (ms: number) => new Date(now + ms).toISOString();
   const tips: Tip[] = [];
@@ -62,7 +67,11 @@ export async function tipsFor(deps: Deps, ctx: RequestContext, userId: string, s
       prompt: "Which tickets are at risk of missing their SLA, and what would help?",
     });
   }
-  const unassigned = await countTickets(deps.db, ctx, { statuses: ["open"], assignee: null, createdBefore: at(-24 * HOUR) });
+  const unassigned = await countTickets(deps.db, ctx, {
+    statuses: ["open"],
+    assignee: null,
+    createdBefore: at(-24 * HOUR),
+  });
   push({
     key: "unassigned_old",
     count: unassigned,

@@ -46,19 +46,25 @@ export type Preview = {
 type Base = { name: string; description: string; parameters: z.ZodType; label: (args: never) => string };
 export type ReadTool = Base & {
   kind: "read";
-  run: (deps: Deps, ctx: RequestContext, args: never) => { output: unknown; summary: string; refs: RefJson[] };
+  run: (
+    deps: Deps,
+    ctx: RequestContext,
+    args: never,
+  ) =>
+    | { output: unknown; summary: string; refs: RefJson[] }
+    | Promise<{ output: unknown; summary: string; refs: RefJson[] }>;
 };
 export type ChangeTool = Base & {
   kind: "change";
   /** The role a person needs to make this change through the API. */
   minRole: "agent" | "admin";
-  propose: (deps: Deps, ctx: RequestContext, args: never) => Preview;
+  propose: (deps: Deps, ctx: RequestContext, args: never) => Preview | Promise<Preview>;
   apply: (
     deps: Deps,
     ctx: RequestContext,
     args: never,
     approval: { userId: string; actionId: string },
-  ) => { summary: string; refs: RefJson[] };
+  ) => { summary: string; refs: RefJson[] } | Promise<{ summary: string; refs: RefJson[] }>;
 };
 export type AssistantTool = ReadTool | ChangeTool;
 
@@ -145,7 +151,12 @@ const STATUS_WORDS: Record<string, string> = {
  * person approving reads names, never ids. `from` is the first ticket's value; in words, "Mixed"
  * when the tickets of a bulk change differ.
  */
-async function diff(deps: Deps, ctx: RequestContext, tickets: TicketJson[], changes: ChangesInput): Promise<Preview["changes"]> {
+async function diff(
+  deps: Deps,
+  ctx: RequestContext,
+  tickets: TicketJson[],
+  changes: ChangesInput,
+): Promise<Preview["changes"]> {
   const people = new Map((await memberNamesOf(deps.db, ctx.workspaceId)).map((m) => [m.id, m.name || m.email]));
   const teams = new Map((await teamsOfWorkspace(deps.db, ctx.workspaceId)).map((x) => [x.id, x.name]));
   const words = (field: string, value: unknown): string => {
@@ -306,14 +317,12 @@ export const coreTools: AssistantTool[] = [
       const ref = args.ticket.replace(/^#/, "");
       const row = await getTicket(deps.db, ctx, ref);
       const [ticket] = await presentTickets(deps.db, [row]);
-      const messages = (await listMessages(deps.db, ctx, row.id))
-        .slice(-15)
-        .map((m) => ({
-          kind: m.kind,
-          author: m.authorType,
-          at: m.createdAt,
-          data: customerData(m.bodyText.slice(0, 1500)),
-        }));
+      const messages = (await listMessages(deps.db, ctx, row.id)).slice(-15).map((m) => ({
+        kind: m.kind,
+        author: m.authorType,
+        at: m.createdAt,
+        data: customerData(m.bodyText.slice(0, 1500)),
+      }));
       return {
         output: { ticket: brief(ticket!), messages },
         summary: `#${row.number} read (${messages.length} messages)`,
@@ -408,9 +417,9 @@ export const coreTools: AssistantTool[] = [
     async propose(deps, ctx, args: { ticket: string; changes: ChangesInput }) {
       const row = await getTicket(deps.db, ctx, args.ticket.replace(/^#/, ""));
       const [t] = await presentTickets(deps.db, [row]);
-      await mustSucceed(deps, async () =>
-        await updateTicketByAssistant(ctx, row.id, args.changes as TicketPatch, { userId: "", actionId: "" }, deps),
-      );
+      await mustSucceed(deps, async () => {
+        await updateTicketByAssistant(ctx, row.id, args.changes as TicketPatch, { userId: "", actionId: "" }, deps);
+      });
       const changes = await diff(deps, ctx, [t!], args.changes);
       return {
         title: `Update #${row.number}`,
@@ -458,10 +467,7 @@ export const coreTools: AssistantTool[] = [
       const changes = await diff(
         deps,
         ctx,
-        await presentTickets(
-          deps.db,
-          await Promise.all(ids.map(async (id) => await getTicket(deps.db, ctx, id))),
-        ),
+        await presentTickets(deps.db, await Promise.all(ids.map(async (id) => await getTicket(deps.db, ctx, id)))),
         args.changes,
       );
       return {
@@ -484,9 +490,13 @@ export const coreTools: AssistantTool[] = [
           `The tickets matching this filter changed since the preview (${previewed.length} then, ${now.length}${now.length > BULK_CAP ? "+" : ""} now): nothing was changed. Ask again for a new preview.`,
           "approval_stale",
         );
-      const rows = await transact(deps.db, async () =>
-        await Promise.all(previewed.map(async (id) => await updateTicketByAssistant(ctx, id, args.changes as TicketPatch, approval, deps))),
-      );
+      // One ticket after the other, as before: concurrent updates in one change would interleave their writes.
+      const rows = await transact(deps.db, async () => {
+        const updated: TicketRow[] = [];
+        for (const id of previewed)
+          updated.push(await updateTicketByAssistant(ctx, id, args.changes as TicketPatch, approval, deps));
+        return updated;
+      });
       return { summary: `${rows.length} ticket(s) updated`, refs: rows.slice(0, 10).map(ticketRef) };
     },
   },

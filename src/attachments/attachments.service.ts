@@ -116,22 +116,24 @@ async function insertAttachmentRow(
 ): Promise<AttachmentRow> {
   try {
     return await transact(deps.db, async (tx) =>
-      one(await tx
-        .insert(attachments)
-        .values({
-          id: input.id,
-          workspaceId: ctx.workspaceId,
-          messageId: null,
-          filename: cleanFilename(input.filename),
-          contentType: sniffContentType(input.head),
-          sizeBytes: input.size,
-          inline: input.inline ?? false,
-          contentId: input.contentId ?? null,
-          storageKey: input.id,
-          uploadedBy: actorUserId(ctx),
-          createdAt: deps.clock.now().toISOString(),
-        })
-        .returning()),
+      one(
+        await tx
+          .insert(attachments)
+          .values({
+            id: input.id,
+            workspaceId: ctx.workspaceId,
+            messageId: null,
+            filename: cleanFilename(input.filename),
+            contentType: sniffContentType(input.head),
+            sizeBytes: input.size,
+            inline: input.inline ?? false,
+            contentId: input.contentId ?? null,
+            storageKey: input.id,
+            uploadedBy: actorUserId(ctx),
+            createdAt: deps.clock.now().toISOString(),
+          })
+          .returning(),
+      ),
     );
   } catch (error) {
     await deps.blobs.delete(attachmentKey({ storageKey: input.id }));
@@ -169,7 +171,10 @@ export async function attachToMessage(
   );
 }
 
-export async function attachmentsOfMessages(db: Queryable, messageIds: string[]): Promise<Map<string, AttachmentRow[]>> {
+export async function attachmentsOfMessages(
+  db: Queryable,
+  messageIds: string[],
+): Promise<Map<string, AttachmentRow[]>> {
   const out = new Map<string, AttachmentRow[]>();
   if (messageIds.length === 0) return out;
   const rows = await db
@@ -186,10 +191,13 @@ export async function attachmentsOfMessages(db: Queryable, messageIds: string[])
 }
 
 export async function findAttachment(db: Queryable, workspaceId: string, id: string): Promise<AttachmentRow> {
-  const row = first(await db
-    .select()
-    .from(attachments)
-    .where(and(eq(attachments.id, id), eq(attachments.workspaceId, workspaceId))).limit(1));
+  const row = first(
+    await db
+      .select()
+      .from(attachments)
+      .where(and(eq(attachments.id, id), eq(attachments.workspaceId, workspaceId)))
+      .limit(1),
+  );
   if (!row) throw notFound("Attachment");
   return row;
 }
@@ -255,11 +263,13 @@ async function removeFiles(deps: AttachmentDeps, rows: { storageKey: string }[])
 /** Removes uploads stored for something that then did not happen (a mail refused or a duplicate after all). */
 export async function discardAttachments(deps: AttachmentDeps, ids: string[]): Promise<void> {
   if (ids.length === 0) return Promise.resolve();
-  const removed = await transact(deps.db, async (tx) =>
-    await tx
-      .delete(attachments)
-      .where(and(inArray(attachments.id, ids), isNull(attachments.messageId)))
-      .returning({ storageKey: attachments.storageKey }),
+  const removed = await transact(
+    deps.db,
+    async (tx) =>
+      await tx
+        .delete(attachments)
+        .where(and(inArray(attachments.id, ids), isNull(attachments.messageId)))
+        .returning({ storageKey: attachments.storageKey }),
   );
   return removeFiles(deps, removed);
 }
@@ -267,11 +277,13 @@ export async function discardAttachments(deps: AttachmentDeps, ids: string[]): P
 /** Removes uploads nobody attached within a day: rows first, then their files. */
 export async function removeOrphanAttachments(deps: AttachmentDeps): Promise<number> {
   const cutoff = new Date(deps.clock.now().getTime() - 24 * 3600 * 1000).toISOString();
-  const removed = await transact(deps.db, async (tx) =>
-    await tx
-      .delete(attachments)
-      .where(and(isNull(attachments.messageId), lt(attachments.createdAt, cutoff)))
-      .returning({ storageKey: attachments.storageKey }),
+  const removed = await transact(
+    deps.db,
+    async (tx) =>
+      await tx
+        .delete(attachments)
+        .where(and(isNull(attachments.messageId), lt(attachments.createdAt, cutoff)))
+        .returning({ storageKey: attachments.storageKey }),
   );
   await removeFiles(deps, removed);
   return removed.length;

@@ -30,7 +30,8 @@ function upload(
   form.append(field, new File([bytes as BlobPart], filename, { type }));
   return desk.api("POST", "/v1/attachments", { headers, raw: form });
 }
-const row = async (id: string) => first(await desk.deps.db.select().from(attachments).where(eq(attachments.id, id)).limit(1));
+const row = async (id: string) =>
+  first(await desk.deps.db.select().from(attachments).where(eq(attachments.id, id)).limit(1));
 
 describe("attachments", () => {
   test("access: 401, viewer 403, read key 403; another workspace's upload is 404 and cannot be attached", async () => {
@@ -198,7 +199,8 @@ describe("discardAttachments", () => {
       desk.deps,
     );
     await discardAttachments(desk.deps, [unused.id, used.id]);
-    const rowOf = async (id: string) => first(await desk.deps.db.select().from(attachments).where(eq(attachments.id, id)).limit(1));
+    const rowOf = async (id: string) =>
+      first(await desk.deps.db.select().from(attachments).where(eq(attachments.id, id)).limit(1));
     expect(await rowOf(unused.id)).toBeUndefined();
     expect(existsSync(attachmentFilePath(desk.deps, unused))).toBe(false);
     expect(await rowOf(used.id)).toBeDefined();

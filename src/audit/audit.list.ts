@@ -38,7 +38,7 @@ export async function listAuditLogs(ctx: RequestContext, query: AuditLogQueryInp
     .limit(query.limit + 1);
   const userIds = [...new Set(rows.map((r) => r.actorUserId).filter((id): id is string => !!id))];
   const refs = await userRefsOf(deps.db, userIds);
-  return pageOf(
+  return await pageOf(
     rows,
     query.limit,
     (r) => presentAuditLog(r, r.actorUserId ? (refs.get(r.actorUserId) ?? null) : null),
@@ -47,6 +47,7 @@ export async function listAuditLogs(ctx: RequestContext, query: AuditLogQueryInp
 }
 
 /** The list on a read pool worker: filters other than the workspace may walk its whole log. */
-export const auditListRead = defineRead("audit.list", async (db, p: { ctx: RequestContext; query: AuditLogQueryInput }) =>
-  await listAuditLogs(p.ctx, p.query, { db }),
+export const auditListRead = defineRead(
+  "audit.list",
+  async (db, p: { ctx: RequestContext; query: AuditLogQueryInput }) => await listAuditLogs(p.ctx, p.query, { db }),
 );

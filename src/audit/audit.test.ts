@@ -15,13 +15,16 @@ describe("GET /v1/audit-logs", () => {
     expect((await desk.api("GET", "/v1/audit-logs")).status).toBe(401);
     expect((await desk.api("GET", "/v1/audit-logs", { headers: agent.headers })).status).toBe(403);
     expect(
-      (await desk.api("GET", "/v1/audit-logs", { headers: (await createKey(desk, owner, ["tickets:read"])).headers })).status,
+      (await desk.api("GET", "/v1/audit-logs", { headers: (await createKey(desk, owner, ["tickets:read"])).headers }))
+        .status,
     ).toBe(403);
     expect(
       (await desk.api("GET", "/v1/audit-logs", { headers: { ...owner.headers, "desk-workspace": other.workspace.id } }))
         .status,
     ).toBe(404);
-    const res = await desk.api("GET", "/v1/audit-logs", { headers: (await createKey(desk, owner, ["settings:read"])).headers });
+    const res = await desk.api("GET", "/v1/audit-logs", {
+      headers: (await createKey(desk, owner, ["settings:read"])).headers,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.every((e: { action: string }) => e.action === "api_key.created")).toBe(true);
   });
@@ -40,12 +43,14 @@ describe("GET /v1/audit-logs", () => {
     await desk.api("PATCH", "/v1/workspace", { headers: owner.headers, body: { name: "First" } });
     await desk.api("PATCH", "/v1/workspace", { headers: key.headers, body: { name: "Second" } });
     const team = await desk.api("POST", "/v1/teams", { headers: owner.headers, body: { name: "Ops" } });
-    await transact(desk.deps.db, async (tx) =>
-      await recordAudit(
-        tx,
-        { ...owner.ctx, actor: { type: "api_key", apiKeyId: "system", createdBy: null } },
-        { action: "system.note", entityType: "workspace" },
-      ),
+    await transact(
+      desk.deps.db,
+      async (tx) =>
+        await recordAudit(
+          tx,
+          { ...owner.ctx, actor: { type: "api_key", apiKeyId: "system", createdBy: null } },
+          { action: "system.note", entityType: "workspace" },
+        ),
     );
 
     const all = await desk.api("GET", "/v1/audit-logs", { headers: owner.headers });

@@ -29,14 +29,16 @@ export const sessionsById = definePort<Prepared<CredentialLookups["sessionById"]
 /** Chat widget visitors' sessions, which the guard's `visitor: true` routes resolve (the widget feature). */
 export const visitorSessions = definePort<(db: Db, clock: Clock) => VisitorResolver>("auth.visitorSessions");
 
+type VisitorCaller = { scope: string; headers: Record<string, string> } | null;
+
 /**
  * The HTTP layer's idempotency scope of a widget visitor's request, with the CORS headers a replayed
  * answer carries (the widget feature); null when the request carries no live visitor credential.
  */
 export const visitorCaller =
-  definePort<
-    (deps: { db: Db; clock: Clock }) => (request: Request) => { scope: string; headers: Record<string, string> } | null
-  >("auth.visitorCaller");
+  definePort<(deps: { db: Db; clock: Clock }) => (request: Request) => VisitorCaller | Promise<VisitorCaller>>(
+    "auth.visitorCaller",
+  );
 
 /** The credential resolver's lookups over a desk's database, from the features' answers. */
 export function credentialLookupsOf(ports: Ports, db: Db): CredentialLookups {

@@ -62,7 +62,10 @@ describe("cached credentials", () => {
       role = role === "admin" ? "agent" : "admin";
       await setRole(role);
       expect(await roleNow()).toBe(before);
-      await transact(desk.deps.db, async (tx) => await appendEvent(tx, anyEvent(type), { workspaceId: workspace.id, data: {} }));
+      await transact(
+        desk.deps.db,
+        async (tx) => await appendEvent(tx, anyEvent(type), { workspaceId: workspace.id, data: {} }),
+      );
       expect({ type, role: await roleNow() }).toEqual({ type, role });
     }
   });

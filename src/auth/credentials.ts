@@ -42,19 +42,19 @@ type KeyRow = {
  */
 export type CredentialLookups = {
   /** The key whose secret hashes to `hash` in a workspace not deleted (revoked or expired ones too), or null. */
-  keyByHash(hash: string): KeyRow | null;
+  keyByHash(hash: string): (KeyRow | null) | Promise<KeyRow | null>;
   /** Records a key's last use (a hint). */
-  touchKey(id: string, at: string): void;
+  touchKey(id: string, at: string): void | Promise<void>;
   /** A person's role in a workspace not deleted, or null. */
-  memberRole(workspaceId: string, userId: string): Role | null;
+  memberRole(workspaceId: string, userId: string): (Role | null) | Promise<Role | null>;
   /** The private teams of the workspace the person is in. */
-  privateTeams(workspaceId: string, userId: string): string[];
+  privateTeams(workspaceId: string, userId: string): string[] | Promise<string[]>;
   /** The workspaces a person belongs to, oldest membership first (the session answer lists them). */
   workspacesOf(userId: string): WorkspaceMembership[] | Promise<WorkspaceMembership[]>;
   /** Names of the workspaces that require this person to sign in with single sign-on (`sso_only`, not their owner). */
-  ssoOnlyWorkspaces(userId: string): string[];
+  ssoOnlyWorkspaces(userId: string): string[] | Promise<string[]>;
   /** The session an access token names (identity owns sessions), or null. */
-  sessionById(sessionId: string): SessionRow | null;
+  sessionById(sessionId: string): (SessionRow | null) | Promise<SessionRow | null>;
 };
 
 export type WorkspaceMembership = { id: string; name: string; slug: string; role: Role };
@@ -130,16 +130,22 @@ export function createCredentialResolver(deps: ResolverDeps) {
   };
 }
 
-function membership(deps: ResolverDeps, state: ResolverState, workspaceId: string, userId: string, nowMs: number) {
+async function membership(
+  deps: ResolverDeps,
+  state: ResolverState,
+  workspaceId: string,
+  userId: string,
+  nowMs: number,
+): Promise<MemberEntry | null> {
   const { memberCache } = state;
   const cacheKey = `${workspaceId}\n${userId}`;
   const cached = memberCache.get(cacheKey);
   if (cached && nowMs - cached.cachedAt <= KEY_CACHE_TTL_MS) return cached;
-  const role = deps.lookups.memberRole(workspaceId, userId);
+  const role = await deps.lookups.memberRole(workspaceId, userId);
   if (!role) return null;
-  const entry = {
+  const entry: MemberEntry = {
     role,
-    visibleTeams: roleAtLeast(role, "admin") ? ("all" as const) : deps.lookups.privateTeams(workspaceId, userId),
+    visibleTeams: roleAtLeast(role, "admin") ? "all" : await deps.lookups.privateTeams(workspaceId, userId),
     cachedAt: nowMs,
   };
   if (memberCache.size >= MEMBER_CACHE_MAX) memberCache.clear();
@@ -156,7 +162,7 @@ async function credentialOf(deps: ResolverDeps, state: ResolverState, request: R
   if (bearer.startsWith(API_KEY_PREFIX)) return apiKeyCredential(deps, state, bearer, now);
   const claims = await deps.tokens.verify<{ sub: string; sid: string }>(bearer, "access");
   if (!claims?.sub || !claims.sid) throw unauthorized();
-  const session = state.sessionById(claims.sid);
+  const session = await state.sessionById(claims.sid);
   if (!session || session.user_id !== claims.sub || session.revoked_at || session.expires_at <= now.toISOString()) {
     throw unauthorized("The session has ended; sign in again.");
   }
@@ -169,12 +175,17 @@ async function credentialOf(deps: ResolverDeps, state: ResolverState, request: R
   };
 }
 
-function apiKeyCredential(deps: ResolverDeps, state: ResolverState, bearer: string, now: Date): Credential {
+async function apiKeyCredential(
+  deps: ResolverDeps,
+  state: ResolverState,
+  bearer: string,
+  now: Date,
+): Promise<Credential> {
   const { keyCache, lastTouched } = state;
   const nowMs = now.getTime();
   let entry = keyCache.get(bearer);
   if (!entry || nowMs - entry.cachedAt > KEY_CACHE_TTL_MS) {
-    const row = deps.lookups.keyByHash(sha256Hex(bearer));
+    const row = await deps.lookups.keyByHash(sha256Hex(bearer));
     if (!row) throw unauthorized();
     const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope =>
       (SCOPES as readonly string[]).includes(s),
@@ -194,7 +205,7 @@ function apiKeyCredential(deps: ResolverDeps, state: ResolverState, bearer: stri
   const previous = lastTouched.get(key.id) ?? 0;
   if (nowMs - previous > 60_000) {
     lastTouched.set(key.id, nowMs);
-    deps.lookups.touchKey(key.id, now.toISOString());
+    await deps.lookups.touchKey(key.id, now.toISOString());
   }
   return {
     kind: "api_key",
@@ -237,7 +248,7 @@ async function workspaceContextOf(
       { location: "header.desk-workspace", message: "DESK-Workspace names the workspace to act in" },
     ]);
   }
-  const member = membership(deps, state, workspaceId, cred.userId, deps.clock.now().getTime());
+  const member = await membership(deps, state, workspaceId, cred.userId, deps.clock.now().getTime());
   if (!member) throw notFound("Workspace");
   if (!roleAtLeast(member.role, rule.role ?? "viewer")) throw forbidden(`This needs the ${rule.role} role or higher.`);
   return {

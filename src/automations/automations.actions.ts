@@ -110,7 +110,7 @@ async function patchOf(
         break;
       }
       case "assign_team":
-        if (value !== "" && !await teamOfWorkspace(tx, workspaceId, value)) skip(type, "the team no longer exists");
+        if (value !== "" && !(await teamOfWorkspace(tx, workspaceId, value))) skip(type, "the team no longer exists");
         else {
           patch.team_id = value === "" ? null : value;
           applied(type);
@@ -191,7 +191,11 @@ async function runMessageActions(
       notes.push({ type: action.type, result: "applied" });
     } else if (action.type === "ai_triage") {
       const reason = aiTriage
-        ? await aiTriage(tx, { workspaceId: ticket.workspaceId, ticketId: ticket.id, automationId: automation.id }, deps)
+        ? await aiTriage(
+            tx,
+            { workspaceId: ticket.workspaceId, ticketId: ticket.id, automationId: automation.id },
+            deps,
+          )
         : AI_TRIAGE_UNAVAILABLE;
       notes.push(
         reason === null ? { type: "ai_triage", result: "applied" } : { type: "ai_triage", result: "noop", reason },

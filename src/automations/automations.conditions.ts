@@ -16,12 +16,21 @@ export type Facts = {
   /** The sender of that message when it came in, else the contact's address. */
   fromEmail(): string | Promise<string>;
   /** The ticket's label names, lower-cased. */
-  tagNames(): string[];
+  tagNames(): string[] | Promise<string[]>;
   /** The ticket's label ids. */
-  tagIds(): string[];
+  tagIds(): string[] | Promise<string[]>;
 };
 
 export const isAiCondition = (c: AutomationCondition): boolean => c.field === "sentiment" || c.field === "ai_decide";
+
+/** `conditions.every(holds)` for a check that reads the store: in order, stopping at the first that fails. */
+export async function everyHolds(
+  conditions: AutomationCondition[],
+  holds: (c: AutomationCondition) => boolean | Promise<boolean>,
+): Promise<boolean> {
+  for (const c of conditions) if (!(await holds(c))) return false;
+  return true;
+}
 
 function compareText(haystack: string, op: string, value: string): boolean {
   const hay = haystack.toLocaleLowerCase("en-US");
@@ -36,7 +45,12 @@ const equality = (actual: string | null, op: string, value: string): boolean =>
   op === "equals" ? actual === value : actual !== value;
 
 /** Whether one condition that needs no AI holds for the ticket (SPEC.md semantics; see the route description). */
-export async function conditionHolds(db: Queryable, ctx: RequestContext, c: AutomationCondition, facts: Facts): Promise<boolean> {
+export async function conditionHolds(
+  db: Queryable,
+  ctx: RequestContext,
+  c: AutomationCondition,
+  facts: Facts,
+): Promise<boolean> {
   const value = String(c.value);
   const t = facts.ticket;
   switch (c.field) {
@@ -58,9 +72,9 @@ export async function conditionHolds(db: Queryable, ctx: RequestContext, c: Auto
       return equality(t.severity ?? "none", c.op, value);
     case "tag": {
       // A label kept by id is matched by id: a later label of the old name is another label.
-      if (c.tag_id && c.op === "equals") return facts.tagIds().includes(c.tag_id);
-      if (c.tag_id && c.op === "not_equals") return !facts.tagIds().includes(c.tag_id);
-      const names = facts.tagNames();
+      if (c.tag_id && c.op === "equals") return (await facts.tagIds()).includes(c.tag_id);
+      if (c.tag_id && c.op === "not_equals") return !(await facts.tagIds()).includes(c.tag_id);
+      const names = await facts.tagNames();
       const needle = value.toLocaleLowerCase("en-US");
       if (c.op === "equals") return names.includes(needle);
       if (c.op === "not_equals") return !names.includes(needle);

@@ -20,7 +20,7 @@ import {
 } from "../tickets/tickets.public";
 import { runActions } from "./automations.actions";
 import { automationAi, type AutomationsOptions } from "./automations.ai";
-import { aiConditionsHold, conditionHolds, isAiCondition, type Facts } from "./automations.conditions";
+import { aiConditionsHold, conditionHolds, everyHolds, isAiCondition, type Facts } from "./automations.conditions";
 import type { AutomationTrigger } from "./automations.schemas";
 import type { AutomationRunNote } from "./automations.table";
 import { rearmTimeRules, timeRulesJob } from "./automations.time-rules";
@@ -72,7 +72,10 @@ type Triggered = {
 /** The events automations run on: their consumer's. */
 const TRIGGER_EVENTS = [ticketCreated, ticketUpdated, messageCreated] as const;
 
-export async function triggerOf(db: Queryable, event: StoredEventOf<(typeof TRIGGER_EVENTS)[number]>): Promise<Triggered | null> {
+export async function triggerOf(
+  db: Queryable,
+  event: StoredEventOf<(typeof TRIGGER_EVENTS)[number]>,
+): Promise<Triggered | null> {
   if (event.type === "ticket.created")
     return { trigger: "ticket_created", ticketId: event.data.ticket.id, message: null };
   if (event.type === "ticket.updated") {
@@ -118,8 +121,10 @@ async function perform(
   const { automation, ticket } = run;
   let notes: AutomationRunNote[] = [];
   if (outcome === "applied") {
-    notes = await withEventCause({ consumer: causeOf([...run.chain, automation.id]), depth: run.depth + 1 }, async () =>
-      await runActions(tx, deps, automation, ticket, options.aiTriage),
+    notes = await withEventCause(
+      tx,
+      { consumer: causeOf([...run.chain, automation.id]), depth: run.depth + 1 },
+      async () => await runActions(tx, deps, automation, ticket, options.aiTriage),
     );
   } else {
     logger.warn(
@@ -187,7 +192,13 @@ const runAiJob = defineJob<typeof RunAiPayload, Deps>({
       if (!ticket) return;
       // The ticket may have changed while the AI thought: the other conditions must still hold.
       const now = factsOf(tx, ticket, payload.message);
-      if (!automation.conditions.every(async (c) => isAiCondition(c) || await conditionHolds(tx, ctx, c, now))) return;
+      if (
+        !(await everyHolds(
+          automation.conditions,
+          async (c) => isAiCondition(c) || (await conditionHolds(tx, ctx, c, now)),
+        ))
+      )
+        return;
       const run = { automation, ticket, eventId: payload.event_id, depth: payload.depth, chain: payload.chain };
       await perform(tx, deps, options, run, "applied", logger);
     });
@@ -224,7 +235,13 @@ export function automationsEngine() {
         if (needsAi && !options.aiJudge) continue;
         facts ??= factsOf(tx, ticket, triggered.message);
         const current = facts;
-        if (!automation.conditions.every(async (c) => isAiCondition(c) || await conditionHolds(tx, ctx, c, current))) continue;
+        if (
+          !(await everyHolds(
+            automation.conditions,
+            async (c) => isAiCondition(c) || (await conditionHolds(tx, ctx, c, current)),
+          ))
+        )
+          continue;
         const tooDeep = depth >= AUTOMATION_MAX_DEPTH;
         if (needsAi && !tooDeep) {
           await enqueue(

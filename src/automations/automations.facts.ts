@@ -64,7 +64,7 @@ function once<T>(read: () => T | Promise<T>): () => T | Promise<T> {
 }
 
 export function factsOf(db: Queryable, row: TicketRow, message: TriggerMessage): Facts {
-  const first = once(async () => (message ? null : (await firstMessageOf(db, row.id) ?? null)));
+  const first = once(async () => (message ? null : ((await firstMessageOf(db, row.id)) ?? null)));
   const contactEmail = once(async () =>
     row.contactId ? ((await contactRefsOf(db, [row.contactId])).get(row.contactId)?.email ?? "") : "",
   );
@@ -73,7 +73,7 @@ export function factsOf(db: Queryable, row: TicketRow, message: TriggerMessage):
     ticket: row,
     body: async () => (message ? message.body_text : ((await first())?.bodyText ?? "")),
     fromEmail: async () => {
-      const source = message ?? await first();
+      const source = message ?? (await first());
       const sender = message ? message.from_email : ((await first())?.fromEmail ?? "");
       return source?.direction === "inbound" && sender ? sender : await contactEmail();
     },

@@ -72,13 +72,17 @@ export function automationsRoutes(deps: Deps) {
           "Each run names the event and ticket and what each action did: applied, skipped (with why: a target gone since saving) or noop (ai_triage before the AI is available). A run stopped because the chain of automations was too deep has outcome stopped. Runs of time rules have trigger time (event_id time:<id>) and list in matched every condition with the ticket's value when the rule acted (hours, minutes until the SLA deadline, breached, the status). ticket_number is null when the ticket is gone or in a private team the reader is not in.",
       },
     })
-    .patch("/:id", async ({ ctx, params, body }) => presentAutomation(await updateAutomation(ctx, params.id, body, deps)), {
-      access: settingsAccess,
-      params: IdParams,
-      body: UpdateAutomationBody,
-      response: { 200: AutomationSchema },
-      detail: { summary: "Change an automation (conditions and actions replace the whole list)", description: RULES },
-    })
+    .patch(
+      "/:id",
+      async ({ ctx, params, body }) => presentAutomation(await updateAutomation(ctx, params.id, body, deps)),
+      {
+        access: settingsAccess,
+        params: IdParams,
+        body: UpdateAutomationBody,
+        response: { 200: AutomationSchema },
+        detail: { summary: "Change an automation (conditions and actions replace the whole list)", description: RULES },
+      },
+    )
     .delete(
       "/:id",
       async ({ ctx, params, set }) => {

@@ -33,17 +33,22 @@ const ENUM_FIELDS: Record<string, readonly string[]> = {
  * sanitized, ai_decide probabilities as numbers). Every problem is reported at once, each located
  * at its index (`body.conditions.1.value`); nothing is stored when any is found.
  */
-export function checkAutomation(
+export async function checkAutomation(
   db: Queryable,
   ctx: RequestContext,
   input: { conditions?: AutomationCondition[]; actions?: AutomationAction[]; trigger?: AutomationTrigger },
-): { conditions?: AutomationCondition[]; actions?: AutomationAction[] } {
+): Promise<{ conditions?: AutomationCondition[]; actions?: AutomationAction[] }> {
   const errors: FieldError[] = [];
-  const conditions = input.conditions?.map(
-    async (c, i) =>
-      checkTimeCondition(c, input.trigger, `body.conditions.${i}`, errors) ??
-      await checkCondition(db, ctx, c, `body.conditions.${i}`, errors),
-  );
+  // One at a time, in order: the errors are reported in the order of the conditions.
+  let conditions: AutomationCondition[] | undefined;
+  if (input.conditions) {
+    conditions = [];
+    for (const [i, c] of input.conditions.entries())
+      conditions.push(
+        checkTimeCondition(c, input.trigger, `body.conditions.${i}`, errors) ??
+          (await checkCondition(db, ctx, c, `body.conditions.${i}`, errors)),
+      );
+  }
   if (input.trigger === "time" && input.conditions) checkTimeRule(input.conditions, errors);
   const aiDecide = input.conditions?.filter((c) => c.field === "ai_decide").length ?? 0;
   if (aiDecide > MAX_AI_DECIDE)
@@ -51,7 +56,12 @@ export function checkAutomation(
       location: "body.conditions",
       message: `at most ${MAX_AI_DECIDE} ai_decide conditions per automation`,
     });
-  const actions = input.actions?.map(async (a, i) => await checkAction(db, ctx, a, `body.actions.${i}`, errors));
+  let actions: AutomationAction[] | undefined;
+  if (input.actions) {
+    actions = [];
+    for (const [i, a] of input.actions.entries())
+      actions.push(await checkAction(db, ctx, a, `body.actions.${i}`, errors));
+  }
   if (errors.length) throw validationFailed(errors);
   return { conditions, actions };
 }
@@ -188,7 +198,7 @@ async function checkAction(
       return { type, value };
     }
     case "assign_team":
-      if (value !== "" && !await teamOfWorkspace(db, ctx.workspaceId, value))
+      if (value !== "" && !(await teamOfWorkspace(db, ctx.workspaceId, value)))
         return fail("value", "no team of this workspace has this id (empty clears the team)");
       return { type, value };
     case "add_tag":

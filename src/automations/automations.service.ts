@@ -36,19 +36,23 @@ export const presentAutomation = (row: AutomationRow) => ({
 export type AutomationJson = ReturnType<typeof presentAutomation>;
 
 export async function listAutomations(db: Queryable, workspaceId: string): Promise<AutomationJson[]> {
-  return (await db
-    .select()
-    .from(automations)
-    .where(eq(automations.workspaceId, workspaceId))
-    .orderBy(asc(automations.position), asc(automations.createdAt), asc(automations.id)))
-    .map(presentAutomation);
+  return (
+    await db
+      .select()
+      .from(automations)
+      .where(eq(automations.workspaceId, workspaceId))
+      .orderBy(asc(automations.position), asc(automations.createdAt), asc(automations.id))
+  ).map(presentAutomation);
 }
 
 async function findAutomation(db: Queryable, workspaceId: string, id: string): Promise<AutomationRow> {
-  const row = first(await db
-    .select()
-    .from(automations)
-    .where(and(eq(automations.workspaceId, workspaceId), eq(automations.id, id))).limit(1));
+  const row = first(
+    await db
+      .select()
+      .from(automations)
+      .where(and(eq(automations.workspaceId, workspaceId), eq(automations.id, id)))
+      .limit(1),
+  );
   if (!row) throw notFound("Automation");
   return row;
 }
@@ -67,13 +71,15 @@ async function visibleNumber(db: Queryable, ctx: RequestContext, ticketId: strin
 /** An automation's recent runs, newest first (what each action did, or why the chain stopped). */
 export async function listAutomationRuns(db: Queryable, ctx: RequestContext, id: string, limit = 50) {
   await findAutomation(db, ctx.workspaceId, id);
-  return await Promise.all((await db
-    .select()
-    .from(automationRuns)
-    .where(eq(automationRuns.automationId, id))
-    .orderBy(desc(automationRuns.createdAt), desc(automationRuns.id))
-    .limit(limit))
-    .map(async (row) => ({
+  return await Promise.all(
+    (
+      await db
+        .select()
+        .from(automationRuns)
+        .where(eq(automationRuns.automationId, id))
+        .orderBy(desc(automationRuns.createdAt), desc(automationRuns.id))
+        .limit(limit)
+    ).map(async (row) => ({
       id: row.id,
       automation_id: row.automationId,
       event_id: row.eventId,
@@ -85,14 +91,19 @@ export async function listAutomationRuns(db: Queryable, ctx: RequestContext, id:
       trigger: row.eventId.startsWith(TIME_RUN_PREFIX) ? ("time" as const) : ("event" as const),
       matched: row.matched,
       created_at: row.createdAt,
-    })));
+    })),
+  );
 }
 
 const auditData = (row: AutomationRow) => ({ name: row.name, trigger: row.trigger, enabled: row.enabled });
 
-export async function createAutomation(ctx: RequestContext, input: CreateAutomationInput, deps: Deps): Promise<AutomationRow> {
+export async function createAutomation(
+  ctx: RequestContext,
+  input: CreateAutomationInput,
+  deps: Deps,
+): Promise<AutomationRow> {
   return await transact(deps.db, async (tx) => {
-    const checked = checkAutomation(tx, ctx, input);
+    const checked = await checkAutomation(tx, ctx, input);
     const allowCustomerReplyOnAiDecision = input.allow_customer_reply_on_ai_decision ?? false;
     checkAiReplyConsent({
       conditions: checked.conditions ?? [],
@@ -101,31 +112,39 @@ export async function createAutomation(ctx: RequestContext, input: CreateAutomat
     });
     const position =
       input.position ??
-      first(await tx
-        .select({ next: sql<number>`coalesce(max(${automations.position}) + 1, 0)` })
-        .from(automations)
-        .where(eq(automations.workspaceId, ctx.workspaceId)).limit(1))?.next ??
+      first(
+        await tx
+          .select({ next: sql<number>`coalesce(max(${automations.position}) + 1, 0)` })
+          .from(automations)
+          .where(eq(automations.workspaceId, ctx.workspaceId))
+          .limit(1),
+      )?.next ??
       0;
     const now = deps.clock.now().toISOString();
-    const row = one(await tx
-      .insert(automations)
-      .values({
-        id: newId(),
-        workspaceId: ctx.workspaceId,
-        name: input.name,
-        trigger: input.trigger,
-        conditions: checked.conditions ?? [],
-        actions: checked.actions ?? [],
-        enabled: input.enabled ?? true,
-        allowCustomerReplyOnAiDecision,
-        position,
-        runCount: 0,
-        lastRunAt: null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning());
-    await appendEvent(tx, automationCreated, { workspaceId: ctx.workspaceId, data: { automation: presentAutomation(row) } });
+    const row = one(
+      await tx
+        .insert(automations)
+        .values({
+          id: newId(),
+          workspaceId: ctx.workspaceId,
+          name: input.name,
+          trigger: input.trigger,
+          conditions: checked.conditions ?? [],
+          actions: checked.actions ?? [],
+          enabled: input.enabled ?? true,
+          allowCustomerReplyOnAiDecision,
+          position,
+          runCount: 0,
+          lastRunAt: null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
+    await appendEvent(tx, automationCreated, {
+      workspaceId: ctx.workspaceId,
+      data: { automation: presentAutomation(row) },
+    });
     await recordAudit(tx, ctx, {
       action: "automation.created",
       entityType: "automation",
@@ -146,7 +165,7 @@ export async function updateAutomation(
     const existing = await findAutomation(tx, ctx.workspaceId, id);
     // A trigger changed alone is judged with the stored conditions: time conditions belong to time rules only.
     const retrigger = input.trigger !== undefined && input.trigger !== existing.trigger;
-    const checked = checkAutomation(tx, ctx, {
+    const checked = await checkAutomation(tx, ctx, {
       conditions: input.conditions ?? (retrigger ? existing.conditions : undefined),
       actions: input.actions,
       trigger: input.trigger ?? existing.trigger,
@@ -166,12 +185,17 @@ export async function updateAutomation(
     if (input.allow_customer_reply_on_ai_decision !== undefined)
       patch.allowCustomerReplyOnAiDecision = input.allow_customer_reply_on_ai_decision;
     if (input.position !== undefined) patch.position = input.position;
-    const row = one(await tx
-      .update(automations)
-      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
-      .where(eq(automations.id, id))
-      .returning());
-    await appendEvent(tx, automationUpdated, { workspaceId: ctx.workspaceId, data: { automation: presentAutomation(row) } });
+    const row = one(
+      await tx
+        .update(automations)
+        .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
+        .where(eq(automations.id, id))
+        .returning(),
+    );
+    await appendEvent(tx, automationUpdated, {
+      workspaceId: ctx.workspaceId,
+      data: { automation: presentAutomation(row) },
+    });
     await recordAudit(tx, ctx, {
       action: "automation.updated",
       entityType: "automation",
@@ -239,11 +263,13 @@ export async function renameTagInAutomations(
       (a.type === "add_tag" || a.type === "remove_tag") && follows(a) ? moved(a) : a,
     );
     if (!changed) continue;
-    const updated = one(await tx
-      .update(automations)
-      .set({ conditions, actions, updatedAt: now.toISOString() })
-      .where(eq(automations.id, row.id))
-      .returning());
+    const updated = one(
+      await tx
+        .update(automations)
+        .set({ conditions, actions, updatedAt: now.toISOString() })
+        .where(eq(automations.id, row.id))
+        .returning(),
+    );
     await appendEvent(tx, automationUpdated, { workspaceId, data: { automation: presentAutomation(updated) } });
   }
 }

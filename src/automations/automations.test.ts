@@ -10,10 +10,12 @@ import { lastSeq } from "../../test/kit/events";
 const desk: TestDesk = await startTestDesk();
 
 const auditActions = async (workspaceId: string) =>
-  (await desk.deps.db
-    .select({ action: auditLogs.action })
-    .from(auditLogs)
-    .where(eq(auditLogs.workspaceId, workspaceId)))
+  (
+    await desk.deps.db
+      .select({ action: auditLogs.action })
+      .from(auditLogs)
+      .where(eq(auditLogs.workspaceId, workspaceId))
+  )
     .map((r) => r.action)
     .filter((a) => a.startsWith("automation."));
 

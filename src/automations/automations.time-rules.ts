@@ -20,7 +20,7 @@ import {
 } from "../tickets/tickets.public";
 import { runActions } from "./automations.actions";
 import { automationAi, type AutomationsOptions } from "./automations.ai";
-import { conditionHolds } from "./automations.conditions";
+import { conditionHolds, everyHolds } from "./automations.conditions";
 import {
   causeOf,
   chainOf,
@@ -173,10 +173,15 @@ async function actOn(
     const matched = timeConditionsHold(rule.conditions, ticket, times, now);
     if (!matched) return false;
     const facts = factsOf(tx, ticket, null);
-    if (!rule.conditions.every(async (c) => isTimeCondition(c) || await conditionHolds(tx, ctx, c, facts))) return false;
+    if (
+      !(await everyHolds(rule.conditions, async (c) => isTimeCondition(c) || (await conditionHolds(tx, ctx, c, facts))))
+    )
+      return false;
     // Depth 1, as a reaction: event rules may react to what it changes, and their events carry this rule in their chain.
-    const notes = await withEventCause({ consumer: causeOf([rule.id]), depth: 1 }, async () =>
-      await runActions(tx, deps, rule, ticket, options.aiTriage),
+    const notes = await withEventCause(
+      tx,
+      { consumer: causeOf([rule.id]), depth: 1 },
+      async () => await runActions(tx, deps, rule, ticket, options.aiTriage),
     );
     const at = now.toISOString();
     const runId = newId();

@@ -90,11 +90,17 @@ export async function takeBackup(
 
 async function markInterrupted(db: Db, clock: Clock): Promise<void> {
   const before = new Date(clock.now().getTime() - INTERRUPTED_AFTER_MS).toISOString();
-  await transact(db, async (tx) =>
-    await tx
-      .update(backupRuns)
-      .set({ status: "failed", error: "interrupted: Desk stopped while it ran", finishedAt: clock.now().toISOString() })
-      .where(and(eq(backupRuns.status, "running"), lt(backupRuns.startedAt, before))),
+  await transact(
+    db,
+    async (tx) =>
+      await tx
+        .update(backupRuns)
+        .set({
+          status: "failed",
+          error: "interrupted: Desk stopped while it ran",
+          finishedAt: clock.now().toISOString(),
+        })
+        .where(and(eq(backupRuns.status, "running"), lt(backupRuns.startedAt, before))),
   );
 }
 
@@ -107,8 +113,10 @@ async function prune(db: Db, clock: Clock, keep: number): Promise<void> {
     .orderBy(desc(backupRuns.startedAt));
   for (const old of kept.slice(keep)) {
     rmSync(old.file, { force: true });
-    await transact(db, async (tx) =>
-      await tx.update(backupRuns).set({ prunedAt: clock.now().toISOString() }).where(eq(backupRuns.id, old.id)),
+    await transact(
+      db,
+      async (tx) =>
+        await tx.update(backupRuns).set({ prunedAt: clock.now().toISOString() }).where(eq(backupRuns.id, old.id)),
     );
   }
 }
@@ -116,12 +124,14 @@ async function prune(db: Db, clock: Clock, keep: number): Promise<void> {
 /** Whether the schedule wants a backup now: none succeeded yet, or the newest is an interval old. */
 export async function backupDue(db: Db, clock: Clock, intervalMs: number | null): Promise<boolean> {
   if (intervalMs === null) return false;
-  const last = first(await db
-    .select({ startedAt: backupRuns.startedAt })
-    .from(backupRuns)
-    .where(eq(backupRuns.status, "succeeded"))
-    .orderBy(desc(backupRuns.startedAt))
-    .limit(1));
+  const last = first(
+    await db
+      .select({ startedAt: backupRuns.startedAt })
+      .from(backupRuns)
+      .where(eq(backupRuns.status, "succeeded"))
+      .orderBy(desc(backupRuns.startedAt))
+      .limit(1),
+  );
   return !last || clock.now().getTime() - Date.parse(last.startedAt) >= intervalMs - SLACK_MS;
 }
 
@@ -138,7 +148,7 @@ export const scheduledBackupJob = defineJob({
   leaseMs: INTERRUPTED_AFTER_MS,
   retry: { maxAttempts: 1 },
   async handler(_payload, { deps, signal, logger }: JobContext<Deps>) {
-    if (!await backupDue(deps.db, deps.clock, deps.config.backup.intervalMs)) return;
+    if (!(await backupDue(deps.db, deps.clock, deps.config.backup.intervalMs))) return;
     await takeBackup(deps, "schedule", signal, logger);
   },
 });

@@ -44,13 +44,17 @@ export function companiesRoutes(deps: Deps) {
       },
       { access: read, params: IdParams, response: { 200: CompanySchema }, detail: { summary: "A company" } },
     )
-    .patch("/:id", async ({ ctx, params, body }) => await presentCompany(deps.db, await updateCompany(ctx, params.id, body, deps)), {
-      access: write,
-      params: IdParams,
-      body: UpdateCompanyBody,
-      response: { 200: CompanySchema },
-      detail: { summary: "Change a company" },
-    })
+    .patch(
+      "/:id",
+      async ({ ctx, params, body }) => await presentCompany(deps.db, await updateCompany(ctx, params.id, body, deps)),
+      {
+        access: write,
+        params: IdParams,
+        body: UpdateCompanyBody,
+        response: { 200: CompanySchema },
+        detail: { summary: "Change a company" },
+      },
+    )
     .delete(
       "/:id",
       async ({ ctx, params, set }) => {

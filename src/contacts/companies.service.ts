@@ -82,10 +82,13 @@ export async function presentCompanies(db: Queryable, rows: CompanyRow[]) {
 export const presentCompany = async (db: Queryable, row: CompanyRow) => (await presentCompanies(db, [row]))[0]!;
 
 export async function findCompany(db: Queryable, workspaceId: string, id: string): Promise<CompanyRow | undefined> {
-  return first(await db
-    .select()
-    .from(companies)
-    .where(and(eq(companies.workspaceId, workspaceId), eq(companies.id, id), isNull(companies.deletedAt))).limit(1));
+  return first(
+    await db
+      .select()
+      .from(companies)
+      .where(and(eq(companies.workspaceId, workspaceId), eq(companies.id, id), isNull(companies.deletedAt)))
+      .limit(1),
+  );
 }
 
 /** A live company with this domain, else one with this name (case-insensitive): what a CSV import updates. */
@@ -102,31 +105,51 @@ export async function liveCompanyByDomainOrName(
     // Not a domain: the name alone decides, and the write refuses the domain.
   }
   const byDomain = domain
-    ? first(await db
-        .select()
-        .from(companies)
-        .where(and(live, eq(companies.domain, domain))).limit(1))
+    ? first(
+        await db
+          .select()
+          .from(companies)
+          .where(and(live, eq(companies.domain, domain)))
+          .limit(1),
+      )
     : undefined;
   return (
     byDomain ??
-    first(await db
-      .select()
-      .from(companies)
-      .where(and(live, sql`lower(${companies.name}) = ${match.name.toLowerCase()}`))
-      .orderBy(companies.id).limit(1))
+    first(
+      await db
+        .select()
+        .from(companies)
+        .where(and(live, sql`lower(${companies.name}) = ${match.name.toLowerCase()}`))
+        .orderBy(companies.id)
+        .limit(1),
+    )
   );
 }
 
-async function assertDomainFree(tx: Tx, workspaceId: string, domain: string | null | undefined, exceptId: string | null) {
+async function assertDomainFree(
+  tx: Tx,
+  workspaceId: string,
+  domain: string | null | undefined,
+  exceptId: string | null,
+) {
   if (!domain) return;
-  const taken = first(await tx
-    .select({ id: companies.id })
-    .from(companies)
-    .where(and(eq(companies.workspaceId, workspaceId), eq(companies.domain, domain), isNull(companies.deletedAt))).limit(1));
+  const taken = first(
+    await tx
+      .select({ id: companies.id })
+      .from(companies)
+      .where(and(eq(companies.workspaceId, workspaceId), eq(companies.domain, domain), isNull(companies.deletedAt)))
+      .limit(1),
+  );
   if (taken && taken.id !== exceptId) throw conflict("A company with this domain already exists.");
 }
 
-async function applyExtras(tx: Tx, ctx: RequestContext, id: string, input: CompanyInput, ports: Ports): Promise<boolean> {
+async function applyExtras(
+  tx: Tx,
+  ctx: RequestContext,
+  id: string,
+  input: CompanyInput,
+  ports: Ports,
+): Promise<boolean> {
   const labels = await applyLabelWrite(tx, ctx, "companies", id, input, ports);
   const fields = input.fields !== undefined ? await applyFieldWrite(tx, ctx, "company", id, input.fields) : [];
   return labels.added.length + labels.removed.length + fields.length > 0;
@@ -143,19 +166,21 @@ export async function createCompany(
   return await transact(deps.db, async (tx) => {
     await assertDomainFree(tx, ctx.workspaceId, domain, null);
     const now = deps.clock.now().toISOString();
-    const row = one(await tx
-      .insert(companies)
-      .values({
-        id: newId(),
-        workspaceId: ctx.workspaceId,
-        name: input.name,
-        domain,
-        notes: input.notes ?? "",
-        custom: input.custom ?? {},
-        createdAt: options.createdAt ?? now,
-        updatedAt: now,
-      })
-      .returning());
+    const row = one(
+      await tx
+        .insert(companies)
+        .values({
+          id: newId(),
+          workspaceId: ctx.workspaceId,
+          name: input.name,
+          domain,
+          notes: input.notes ?? "",
+          custom: input.custom ?? {},
+          createdAt: options.createdAt ?? now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     await applyExtras(tx, ctx, row.id, input, deps.ports);
     await appendEvent(tx, companyCreated, {
       workspaceId: ctx.workspaceId,
@@ -165,7 +190,12 @@ export async function createCompany(
   });
 }
 
-export async function updateCompany(ctx: RequestContext, id: string, input: CompanyInput, deps: Deps): Promise<CompanyRow> {
+export async function updateCompany(
+  ctx: RequestContext,
+  id: string,
+  input: CompanyInput,
+  deps: Deps,
+): Promise<CompanyRow> {
   const domain = input.domain ? normalizeDomain(input.domain) : input.domain === undefined ? undefined : null;
   return await transact(deps.db, async (tx) => {
     const before = await findCompany(tx, ctx.workspaceId, id);
@@ -181,11 +211,13 @@ export async function updateCompany(ctx: RequestContext, id: string, input: Comp
     );
     const extrasChanged = await applyExtras(tx, ctx, id, input, deps.ports);
     if (!columnsChanged && !extrasChanged) return before;
-    const row = one(await tx
-      .update(companies)
-      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
-      .where(eq(companies.id, id))
-      .returning());
+    const row = one(
+      await tx
+        .update(companies)
+        .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
+        .where(eq(companies.id, id))
+        .returning(),
+    );
     await appendEvent(tx, companyUpdated, {
       workspaceId: ctx.workspaceId,
       data: { company: await presentCompany(tx, row) },
@@ -197,10 +229,11 @@ export async function updateCompany(ctx: RequestContext, id: string, input: Comp
 /** Soft-deletes a company; its contacts stay, without a company. */
 export async function deleteCompany(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
   await transact(deps.db, async (tx) => {
-    if (!await findCompany(tx, ctx.workspaceId, id)) throw notFound("Company");
+    if (!(await findCompany(tx, ctx.workspaceId, id))) throw notFound("Company");
     const now = deps.clock.now().toISOString();
     await tx.update(companies).set({ deletedAt: now }).where(eq(companies.id, id));
-    await tx.update(contacts)
+    await tx
+      .update(contacts)
       .set({ companyId: null, updatedAt: now })
       .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.companyId, id)));
     await clearLabels(tx, "companies", id);
@@ -244,7 +277,7 @@ export async function listCompanies(db: Queryable, ctx: RequestContext, query: C
     .where(and(...conditions))
     .orderBy(...plan.orderBy)
     .limit(query.limit + 1);
-  const page = pageOf(
+  const page = await pageOf(
     rows,
     query.limit,
     (r) => r.row,
@@ -261,13 +294,18 @@ export async function setCompanyPicture(
   url: string | null,
   now: string,
 ): Promise<CompanyRow> {
-  const row = one(await tx
-    .update(companies)
-    .set({ avatarUrl: url, avatarSource: url ? "upload" : null, updatedAt: now })
-    .where(and(eq(companies.workspaceId, ctx.workspaceId), eq(companies.id, id), isNull(companies.deletedAt)))
-    .returning());
+  const row = first(
+    await tx
+      .update(companies)
+      .set({ avatarUrl: url, avatarSource: url ? "upload" : null, updatedAt: now })
+      .where(and(eq(companies.workspaceId, ctx.workspaceId), eq(companies.id, id), isNull(companies.deletedAt)))
+      .returning(),
+  );
   if (!row) throw notFound("Company");
-  await appendEvent(tx, companyUpdated, { workspaceId: ctx.workspaceId, data: { company: await presentCompany(tx, row) } });
+  await appendEvent(tx, companyUpdated, {
+    workspaceId: ctx.workspaceId,
+    data: { company: await presentCompany(tx, row) },
+  });
   return row;
 }
 
@@ -283,11 +321,13 @@ export async function setCompanyAutoPicture(
   if (!current || current.avatarSource === "upload") return false;
   if (current.avatarUrl === url) return false;
   if (url === null && current.avatarSource !== "domain") return false;
-  const row = one(await tx
-    .update(companies)
-    .set({ avatarUrl: url, avatarSource: url ? "domain" : null, updatedAt: now })
-    .where(and(eq(companies.workspaceId, workspaceId), eq(companies.id, id)))
-    .returning());
+  const row = one(
+    await tx
+      .update(companies)
+      .set({ avatarUrl: url, avatarSource: url ? "domain" : null, updatedAt: now })
+      .where(and(eq(companies.workspaceId, workspaceId), eq(companies.id, id)))
+      .returning(),
+  );
   await appendEvent(tx, companyUpdated, { workspaceId, data: { company: await presentCompany(tx, row) } });
   return true;
 }

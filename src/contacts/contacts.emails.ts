@@ -32,11 +32,18 @@ export async function secondaryEmailsOf(db: Queryable, ids: string[]): Promise<M
 }
 
 /** The live contact holding `email` (already normalised) as a secondary address, if any. */
-export async function contactIdBySecondaryEmail(db: Queryable, workspaceId: string, email: string): Promise<string | undefined> {
-  return first(await db
-    .select({ id: contactEmails.contactId })
-    .from(contactEmails)
-    .where(and(eq(contactEmails.workspaceId, workspaceId), eq(contactEmails.email, email))).limit(1))?.id;
+export async function contactIdBySecondaryEmail(
+  db: Queryable,
+  workspaceId: string,
+  email: string,
+): Promise<string | undefined> {
+  return first(
+    await db
+      .select({ id: contactEmails.contactId })
+      .from(contactEmails)
+      .where(and(eq(contactEmails.workspaceId, workspaceId), eq(contactEmails.email, email)))
+      .limit(1),
+  )?.id;
 }
 
 /** The live contact other than `exceptId` holding `email` in any position, if any. */
@@ -46,17 +53,20 @@ export async function holderOfEmail(
   email: string,
   exceptId: string | null,
 ): Promise<string | undefined> {
-  const primary = first(await db
-    .select({ id: contacts.id })
-    .from(contacts)
-    .where(
-      and(
-        eq(contacts.workspaceId, workspaceId),
-        eq(contacts.email, email),
-        isNull(contacts.deletedAt),
-        exceptId ? ne(contacts.id, exceptId) : undefined,
-      ),
-    ).limit(1))?.id;
+  const primary = first(
+    await db
+      .select({ id: contacts.id })
+      .from(contacts)
+      .where(
+        and(
+          eq(contacts.workspaceId, workspaceId),
+          eq(contacts.email, email),
+          isNull(contacts.deletedAt),
+          exceptId ? ne(contacts.id, exceptId) : undefined,
+        ),
+      )
+      .limit(1),
+  )?.id;
   if (primary) return primary;
   const secondary = await contactIdBySecondaryEmail(db, workspaceId, email);
   return secondary && secondary !== exceptId ? secondary : undefined;
@@ -66,19 +76,19 @@ export async function holderOfEmail(
  * Normalises a full address list (first = primary): 422 at `location.<i>` for a bad or repeated
  * address or past the bound, 409 at `location.<i>` for one another live contact holds.
  */
-export function checkEmailList(
+export async function checkEmailList(
   db: Queryable,
   workspaceId: string,
   contactId: string | null,
   raw: string[],
   location: string,
-): string[] {
+): Promise<string[]> {
   if (raw.length > MAX_CONTACT_EMAILS)
     throw new DeskError(422, "validation_failed", `A contact has at most ${MAX_CONTACT_EMAILS} emails.`, [
       { location, message: `at most ${MAX_CONTACT_EMAILS} emails` },
     ]);
   const out: string[] = [];
-  raw.forEach(async (value, i) => {
+  for (const [i, value] of raw.entries()) {
     const email = normalizeEmail(value, `${location}.${i}`);
     if (out.includes(email))
       throw new DeskError(422, "validation_failed", "An email is listed twice.", [
@@ -86,7 +96,7 @@ export function checkEmailList(
       ]);
     if (await holderOfEmail(db, workspaceId, email, contactId)) throw emailTakenAt(`${location}.${i}`);
     out.push(email);
-  });
+  }
   return out;
 }
 
@@ -100,7 +110,8 @@ export async function replaceSecondaryEmails(
 ): Promise<void> {
   await tx.delete(contactEmails).where(eq(contactEmails.contactId, contactId));
   if (emails.length === 0) return;
-  await tx.insert(contactEmails)
+  await tx
+    .insert(contactEmails)
     .values(emails.map((email, position) => ({ workspaceId, email, contactId, position, createdAt: now })));
 }
 

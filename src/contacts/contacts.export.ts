@@ -47,7 +47,7 @@ const contactRow = (c: ContactJson): unknown[] => [
   Object.keys(c.fields).length > 0 ? c.fields : "",
 ];
 
-type Company = ReturnType<typeof listCompanies>["data"][number];
+type Company = Awaited<ReturnType<typeof listCompanies>>["data"][number];
 const COMPANY_HEADER = [
   "id",
   "name",

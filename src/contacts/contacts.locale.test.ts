@@ -9,11 +9,12 @@ import { setContactLocaleIfUnset } from "./contacts.locale";
 
 const desk: TestDesk = await startTestDesk();
 const updatesSince = async (workspaceId: string, seq: number) =>
-  (await desk.deps.db
-    .select()
-    .from(events)
-    .where(and(eq(events.workspaceId, workspaceId), eq(events.type, "contact.updated"))))
-    .filter((e) => e.seq > seq);
+  (
+    await desk.deps.db
+      .select()
+      .from(events)
+      .where(and(eq(events.workspaceId, workspaceId), eq(events.type, "contact.updated")))
+  ).filter((e) => e.seq > seq);
 
 describe("Contact.locale", () => {
   test("set, stored canonical, changed and cleared through the API, in the events", async () => {
@@ -71,7 +72,10 @@ describe("Contact.locale", () => {
     const chosen = (await desk.api("POST", "/v1/contacts", { headers: owner.headers, body: { locale: "es" } })).body.id;
     const now = desk.deps.clock.now().toISOString();
     const learn = async (id: string, tag: string | null, workspaceId = workspace.id) =>
-      await transact(desk.deps.db, async (tx) => await setContactLocaleIfUnset(tx, workspaceId, id, tag, now, desk.deps.ports));
+      await transact(
+        desk.deps.db,
+        async (tx) => await setContactLocaleIfUnset(tx, workspaceId, id, tag, now, desk.deps.ports),
+      );
     const seq = await lastSeq(desk, workspace.id);
     expect(await learn(unset, "not a tag")).toBe(false);
     expect(await learn(unset, null)).toBe(false);

@@ -1,4 +1,4 @@
-import { first, one } from "../db/store";
+import { first } from "../db/store";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Queryable, Tx } from "../db/database";
 import { appendEvent } from "../events/append";
@@ -27,18 +27,20 @@ export async function setContactLocaleIfUnset(
   const locale = tag ? canonicalLocaleTag(tag) : null;
   if (!locale) return false;
   // The condition on the column itself keeps a concurrent agent's choice: the first writer wins.
-  const row = one(await tx
-    .update(contacts)
-    .set({ locale, updatedAt: now })
-    .where(
-      and(
-        eq(contacts.workspaceId, workspaceId),
-        eq(contacts.id, contactId),
-        isNull(contacts.locale),
-        isNull(contacts.deletedAt),
-      ),
-    )
-    .returning());
+  const row = first(
+    await tx
+      .update(contacts)
+      .set({ locale, updatedAt: now })
+      .where(
+        and(
+          eq(contacts.workspaceId, workspaceId),
+          eq(contacts.id, contactId),
+          isNull(contacts.locale),
+          isNull(contacts.deletedAt),
+        ),
+      )
+      .returning(),
+  );
   if (!row) return false;
   await appendEvent(tx, contactUpdated, {
     workspaceId,
@@ -50,12 +52,16 @@ export async function setContactLocaleIfUnset(
 /** The language of the live contact holding `email` (any of its addresses), null when none or unset. */
 export async function contactLocaleByEmail(db: Queryable, workspaceId: string, email: string): Promise<string | null> {
   const lower = email.trim().toLowerCase();
-  const id = (await liveContactByEmail(db, workspaceId, lower))?.id ?? await contactIdBySecondaryEmail(db, workspaceId, lower);
-  return id ? (await findContactLocale(db, workspaceId, id) ?? null) : null;
+  const id =
+    (await liveContactByEmail(db, workspaceId, lower))?.id ?? (await contactIdBySecondaryEmail(db, workspaceId, lower));
+  return id ? ((await findContactLocale(db, workspaceId, id)) ?? null) : null;
 }
 
 const findContactLocale = async (db: Queryable, workspaceId: string, id: string) =>
-  first(await db
-    .select({ locale: contacts.locale })
-    .from(contacts)
-    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id), isNull(contacts.deletedAt))).limit(1))?.locale;
+  first(
+    await db
+      .select({ locale: contacts.locale })
+      .from(contacts)
+      .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id), isNull(contacts.deletedAt)))
+      .limit(1),
+  )?.locale;

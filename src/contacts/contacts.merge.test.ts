@@ -8,11 +8,7 @@ const desk: TestDesk = await startTestDesk();
 let mailSeq = 0;
 
 const eventsOf = async (workspaceId: string) =>
-  (await desk.deps.db
-    .select()
-    .from(events)
-    .where(eq(events.workspaceId, workspaceId)))
-    .sort((a, b) => a.seq - b.seq);
+  (await desk.deps.db.select().from(events).where(eq(events.workspaceId, workspaceId))).sort((a, b) => a.seq - b.seq);
 
 async function contact(owner: Member, body: Record<string, unknown>) {
   const res = await desk.api("POST", "/v1/contacts", { headers: owner.headers, body });
@@ -174,7 +170,9 @@ describe("contact merge", () => {
       desk.api("POST", `/v1/contacts/${id}/merge`, { headers, body });
     expect((await merge(a.id, undefined, { into_id: b.id })).status).toBe(401);
     expect((await merge(a.id, viewer.headers, { into_id: b.id })).status).toBe(403);
-    expect((await merge(a.id, (await createKey(desk, owner, ["contacts:read"])).headers, { into_id: b.id })).status).toBe(403);
+    expect(
+      (await merge(a.id, (await createKey(desk, owner, ["contacts:read"])).headers, { into_id: b.id })).status,
+    ).toBe(403);
     expect((await merge(foreign.id, owner.headers, { into_id: b.id })).status).toBe(404);
     const intoForeign = await merge(a.id, owner.headers, { into_id: foreign.id });
     expect(intoForeign.status).toBe(422);

@@ -52,7 +52,7 @@ export async function mergeContact(ctx: RequestContext, id: string, intoId: stri
     const now = deps.clock.now().toISOString();
 
     const sourceEmails = await emailsOf(tx, source);
-    const all = [...new Set([...await emailsOf(tx, target), ...sourceEmails])];
+    const all = [...new Set([...(await emailsOf(tx, target)), ...sourceEmails])];
     if (all.length > MAX_CONTACT_EMAILS)
       throw new DeskError(
         422,
@@ -76,7 +76,8 @@ export async function mergeContact(ctx: RequestContext, id: string, intoId: stri
     const ticketsMoved = await moved(tx, ctx.workspaceId, source.id, target.id);
 
     // The merged contact goes first, so the addresses it frees may join the remaining one.
-    await tx.update(contacts)
+    await tx
+      .update(contacts)
       .set({ deletedAt: now, updatedAt: now })
       .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, source.id)));
     await clearSecondaryEmails(tx, source.id);
@@ -87,19 +88,21 @@ export async function mergeContact(ctx: RequestContext, id: string, intoId: stri
       .filter((n) => n.trim() !== "")
       .join("\n\n")
       .slice(0, NOTES_MAX);
-    const row = one(await tx
-      .update(contacts)
-      .set({
-        email: all[0] ?? null,
-        name: target.name || source.name,
-        phone: target.phone || source.phone,
-        notes,
-        companyId: target.companyId ?? source.companyId,
-        externalId: target.externalId ?? source.externalId,
-        updatedAt: now,
-      })
-      .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, target.id)))
-      .returning());
+    const row = one(
+      await tx
+        .update(contacts)
+        .set({
+          email: all[0] ?? null,
+          name: target.name || source.name,
+          phone: target.phone || source.phone,
+          notes,
+          companyId: target.companyId ?? source.companyId,
+          externalId: target.externalId ?? source.externalId,
+          updatedAt: now,
+        })
+        .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, target.id)))
+        .returning(),
+    );
     await replaceSecondaryEmails(tx, ctx.workspaceId, target.id, all.slice(1), now);
     if (addTags.length > 0) await applyLabelWrite(tx, ctx, "contacts", target.id, { add_tags: addTags }, deps.ports);
     if (Object.keys(missing).length > 0) await applyFieldWrite(tx, ctx, "contact", target.id, missing);

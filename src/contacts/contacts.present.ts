@@ -17,7 +17,11 @@ export const presentContactRef = (row: Pick<ContactRow, "id" | "email" | "name" 
 });
 
 /** Live (not deleted) tickets per contact, from the tickets feature's table. */
-async function ticketCounts(db: Queryable, countRows: ContactTicketCounts, rows: ContactRow[]): Promise<Map<string, number>> {
+async function ticketCounts(
+  db: Queryable,
+  countRows: ContactTicketCounts,
+  rows: ContactRow[],
+): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   const idsByWorkspace = new Map<string, string[]>();
   for (const row of rows) {
@@ -53,7 +57,8 @@ export async function presentContacts(
   const ids = rows.map((r) => r.id);
   const single = rows.length === 1;
   const tagsById = single && known.tags ? new Map([[ids[0]!, known.tags]]) : await labelsOf(db, "contacts", ids);
-  const fieldsById = single && known.fields ? new Map([[ids[0]!, known.fields]]) : await fieldValuesOf(db, "contact", ids);
+  const fieldsById =
+    single && known.fields ? new Map([[ids[0]!, known.fields]]) : await fieldValuesOf(db, "contact", ids);
   const counts =
     single && known.ticketCount !== undefined
       ? new Map([[ids[0]!, known.ticketCount]])
@@ -97,4 +102,4 @@ export const presentContact = async (
   row: ContactRow,
   known?: KnownContactParts,
 ) => (await presentContacts(db, countTickets, [row], known))[0]!;
-export type ContactJson = ReturnType<typeof presentContact>;
+export type ContactJson = Awaited<ReturnType<typeof presentContact>>;

@@ -10,8 +10,8 @@ import { contactTicketCounts } from "./contacts.ticket-counts";
 
 type ContactQuery = Parameters<typeof listContacts>[2];
 type CompanyQuery = Parameters<typeof listCompanies>[2];
-type Contact = ReturnType<typeof listContacts>["data"][number];
-type Company = ReturnType<typeof listCompanies>["data"][number];
+type Contact = Awaited<ReturnType<typeof listContacts>>["data"][number];
+type Company = Awaited<ReturnType<typeof listCompanies>>["data"][number];
 
 /**
  * The contact list's rows on a read pool worker. A word search may probe every contact and the
@@ -19,13 +19,15 @@ type Company = ReturnType<typeof listCompanies>["data"][number];
  * presented back on the request thread (the ticket counts come through a port, which a worker has
  * not). Neither needs the caller's same-turn writes: a reader sees committed data only.
  */
-export const contactRowsRead = defineRead("contacts.list-rows", async (db, p: { ctx: RequestContext; query: ContactQuery }) =>
-  await contactRowsPage(db, p.ctx, p.query),
+export const contactRowsRead = defineRead(
+  "contacts.list-rows",
+  async (db, p: { ctx: RequestContext; query: ContactQuery }) => await contactRowsPage(db, p.ctx, p.query),
 );
 
 /** The company list on a read pool worker (a word search, or an export page); committed data only, as above. */
-export const companyListRead = defineRead("companies.list", async (db, p: { ctx: RequestContext; query: CompanyQuery }) =>
-  await listCompanies(db, p.ctx, p.query),
+export const companyListRead = defineRead(
+  "companies.list",
+  async (db, p: { ctx: RequestContext; query: CompanyQuery }) => await listCompanies(db, p.ctx, p.query),
 );
 
 type ListDeps = { db: Queryable; reads: ReadPool; ports: Ports };
@@ -49,7 +51,7 @@ export async function readContactList(
   deps: ListDeps,
   ctx: RequestContext,
   query: ContactQuery,
-): Promise<Page<Contact> | Promise<Page<Contact>>> {
+): Promise<Page<Contact>> {
   return searches(query.q) ? pooledContactPage(deps, ctx, query) : await listContacts(deps.db, ctx, query, deps.ports);
 }
 
@@ -58,7 +60,7 @@ export async function readCompanyList(
   deps: ListDeps,
   ctx: RequestContext,
   query: CompanyQuery,
-): Promise<Page<Company> | Promise<Page<Company>>> {
+): Promise<Page<Company>> {
   return searches(query.q)
     ? deps.reads.run(companyListRead, ctx.workspaceId, { ctx, query })
     : await listCompanies(deps.db, ctx, query);

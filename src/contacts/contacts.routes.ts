@@ -60,7 +60,8 @@ export function contactsRoutes(deps: Deps) {
     )
     .patch(
       "/:id",
-      async ({ ctx, params, body }) => await presentContact(deps.db, countTickets, await updateContact(ctx, params.id, body, deps)),
+      async ({ ctx, params, body }) =>
+        await presentContact(deps.db, countTickets, await updateContact(ctx, params.id, body, deps)),
       {
         access: write,
         params: IdParams,

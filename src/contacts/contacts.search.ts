@@ -43,7 +43,7 @@ export async function searchContacts(
 async function rankedContactIds(
   db: Queryable,
   ctx: RequestContext,
-  plan: NonNullable<ReturnType<typeof planSearch>>,
+  plan: NonNullable<Awaited<ReturnType<typeof planSearch>>>,
   limit: number,
 ): Promise<string[]> {
   const precise = plan.precise;

@@ -72,10 +72,13 @@ function localeOfInput(input: ContactInput): string | null | undefined {
 }
 
 export async function findContact(db: Queryable, workspaceId: string, id: string): Promise<ContactRow | undefined> {
-  return first(await db
-    .select()
-    .from(contacts)
-    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id), isNull(contacts.deletedAt))).limit(1));
+  return first(
+    await db
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id), isNull(contacts.deletedAt)))
+      .limit(1),
+  );
 }
 
 async function assertUnique(
@@ -86,30 +89,43 @@ async function assertUnique(
   externalId: string | null | undefined,
 ) {
   const live = async (cond: SQL) => {
-    const row = first(await tx
-      .select({ id: contacts.id })
-      .from(contacts)
-      .where(and(eq(contacts.workspaceId, workspaceId), isNull(contacts.deletedAt), cond)).limit(1));
+    const row = first(
+      await tx
+        .select({ id: contacts.id })
+        .from(contacts)
+        .where(and(eq(contacts.workspaceId, workspaceId), isNull(contacts.deletedAt), cond))
+        .limit(1),
+    );
     return row && row.id !== exceptId;
   };
-  if (email && await holderOfEmail(tx, workspaceId, email, exceptId)) throw emailTakenAt("body.email");
-  if (externalId && await live(eq(contacts.externalId, externalId)))
+  if (email && (await holderOfEmail(tx, workspaceId, email, exceptId))) throw emailTakenAt("body.email");
+  if (externalId && (await live(eq(contacts.externalId, externalId))))
     throw conflict("A contact with this external_id already exists.");
 }
 
 async function assertCompany(tx: Tx, workspaceId: string, companyId: string | null | undefined) {
   if (!companyId) return;
-  const found = first(await tx
-    .select({ id: companies.id })
-    .from(companies)
-    .where(and(eq(companies.workspaceId, workspaceId), eq(companies.id, companyId), isNull(companies.deletedAt))).limit(1));
+  const found = first(
+    await tx
+      .select({ id: companies.id })
+      .from(companies)
+      .where(and(eq(companies.workspaceId, workspaceId), eq(companies.id, companyId), isNull(companies.deletedAt)))
+      .limit(1),
+  );
   if (!found) throw invalidAt("body.company_id", "no company of this workspace has this id");
 }
 
 /** Labels and custom field values of a contact write; true when something changed. */
-async function applyExtras(tx: Tx, ctx: RequestContext, id: string, input: ContactInput, ports: Ports): Promise<boolean> {
+async function applyExtras(
+  tx: Tx,
+  ctx: RequestContext,
+  id: string,
+  input: ContactInput,
+  ports: Ports,
+): Promise<boolean> {
   const labels = await applyLabelWrite(tx, ctx, "contacts", id, input, ports);
-  const fields: FieldChange[] = input.fields !== undefined ? await applyFieldWrite(tx, ctx, "contact", id, input.fields) : [];
+  const fields: FieldChange[] =
+    input.fields !== undefined ? await applyFieldWrite(tx, ctx, "contact", id, input.fields) : [];
   return labels.added.length + labels.removed.length + fields.length > 0;
 }
 
@@ -117,12 +133,12 @@ async function applyExtras(tx: Tx, ctx: RequestContext, id: string, input: Conta
  * The addresses a write gives: `emails` when present (its first is the primary; `email`, if also
  * given, must be that first), else only `email`. Undefined `list` leaves the secondaries alone.
  */
-function emailsOfInput(
+async function emailsOfInput(
   tx: Tx,
   workspaceId: string,
   contactId: string | null,
   input: ContactInput,
-): { email: string | null | undefined; list: string[] | undefined } {
+): Promise<{ email: string | null | undefined; list: string[] | undefined }> {
   if (input.emails === undefined) {
     const email = input.email
       ? normalizeEmail(input.email, "body.email")
@@ -131,7 +147,7 @@ function emailsOfInput(
         : null;
     return { email, list: undefined };
   }
-  const list = checkEmailList(tx, workspaceId, contactId, input.emails, "body.emails");
+  const list = await checkEmailList(tx, workspaceId, contactId, input.emails, "body.emails");
   if (
     input.email !== undefined &&
     (input.email ? normalizeEmail(input.email, "body.email") : null) !== (list[0] ?? null)
@@ -148,31 +164,33 @@ export async function createContact(
   options: { createdAt?: string } = {},
 ): Promise<ContactRow> {
   return await transact(deps.db, async (tx) => {
-    const given = emailsOfInput(tx, ctx.workspaceId, null, input);
+    const given = await emailsOfInput(tx, ctx.workspaceId, null, input);
     const email = given.email ?? null;
     const locale = localeOfInput(input) ?? null;
     await assertUnique(tx, ctx.workspaceId, null, email, input.external_id);
     await assertCompany(tx, ctx.workspaceId, input.company_id);
     const now = deps.clock.now().toISOString();
     const createdAt = options.createdAt ?? now;
-    const row = one(await tx
-      .insert(contacts)
-      .values({
-        id: newId(),
-        workspaceId: ctx.workspaceId,
-        email,
-        name: input.name ?? "",
-        phone: input.phone ?? "",
-        notes: input.notes ?? "",
-        companyId: input.company_id ?? null,
-        externalId: input.external_id ?? null,
-        custom: input.custom ?? {},
-        blocked: input.blocked ?? false,
-        locale,
-        createdAt,
-        updatedAt: now,
-      })
-      .returning());
+    const row = one(
+      await tx
+        .insert(contacts)
+        .values({
+          id: newId(),
+          workspaceId: ctx.workspaceId,
+          email,
+          name: input.name ?? "",
+          phone: input.phone ?? "",
+          notes: input.notes ?? "",
+          companyId: input.company_id ?? null,
+          externalId: input.external_id ?? null,
+          custom: input.custom ?? {},
+          blocked: input.blocked ?? false,
+          locale,
+          createdAt,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     if (given.list && given.list.length > 1)
       await replaceSecondaryEmails(tx, ctx.workspaceId, row.id, given.list.slice(1), now);
     await applyExtras(tx, ctx, row.id, input, deps.ports);
@@ -184,11 +202,16 @@ export async function createContact(
   });
 }
 
-export async function updateContact(ctx: RequestContext, id: string, input: ContactInput, deps: Deps): Promise<ContactRow> {
+export async function updateContact(
+  ctx: RequestContext,
+  id: string,
+  input: ContactInput,
+  deps: Deps,
+): Promise<ContactRow> {
   return await transact(deps.db, async (tx) => {
     const before = await findContact(tx, ctx.workspaceId, id);
     if (!before) throw notFound("Contact");
-    const given = emailsOfInput(tx, ctx.workspaceId, id, input);
+    const given = await emailsOfInput(tx, ctx.workspaceId, id, input);
     let email = given.email;
     const locale = localeOfInput(input);
     await assertUnique(tx, ctx.workspaceId, id, email, input.external_id);
@@ -219,11 +242,13 @@ export async function updateContact(ctx: RequestContext, id: string, input: Cont
     );
     const extrasChanged = await applyExtras(tx, ctx, id, input, deps.ports);
     if (!columnsChanged && !extrasChanged && !emailsChanged) return before;
-    const row = one(await tx
-      .update(contacts)
-      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
-      .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, id)))
-      .returning());
+    const row = one(
+      await tx
+        .update(contacts)
+        .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
+        .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, id)))
+        .returning(),
+    );
     await appendEvent(tx, contactUpdated, {
       workspaceId: ctx.workspaceId,
       data: { contact: await presentContact(tx, deps.ports.get(contactTicketCounts), row) },
@@ -237,7 +262,8 @@ export async function deleteContact(ctx: RequestContext, id: string, deps: Deps)
   await transact(deps.db, async (tx) => {
     const row = await findContact(tx, ctx.workspaceId, id);
     if (!row) throw notFound("Contact");
-    await tx.update(contacts)
+    await tx
+      .update(contacts)
       .set({ deletedAt: deps.clock.now().toISOString() })
       .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, id)));
     await clearLabels(tx, "contacts", id);
@@ -286,7 +312,11 @@ export async function listContacts(db: Queryable, ctx: RequestContext, query: Co
 }
 
 /** One page of the contact list's rows, unpresented (presenting needs the ticket counts' port, which stays on this thread). */
-export async function contactRowsPage(db: Queryable, ctx: RequestContext, query: ContactListQuery): Promise<Page<ContactRow>> {
+export async function contactRowsPage(
+  db: Queryable,
+  ctx: RequestContext,
+  query: ContactListQuery,
+): Promise<Page<ContactRow>> {
   const conditions: SQL[] = [eq(contacts.workspaceId, ctx.workspaceId), isNull(contacts.deletedAt)];
   const plan = await recordSortPlan(db, ctx, "contact", contacts.id, query);
   if (query.company_id !== undefined) conditions.push(eq(contacts.companyId, query.company_id));
@@ -314,7 +344,7 @@ export async function contactRowsPage(db: Queryable, ctx: RequestContext, query:
     if (rows.length === 0 && (plan.after.length === 0 || (await select([words], 1)).length === 0))
       rows = await select([prefixMatchSql(ctx.workspaceId, q), ...plan.after], query.limit + 1);
   }
-  return pageOf(
+  return await pageOf(
     rows,
     query.limit,
     (r) => r.row,
@@ -337,7 +367,8 @@ export async function findOrCreateContactByEmail(
   const email = normalizeEmail(input.email, "body.email");
   const name = input.name?.trim().slice(0, 200) ?? "";
   const existing =
-    await liveContactByEmail(tx, ctx.workspaceId, email) ?? await contactBySecondaryEmail(tx, ctx.workspaceId, email);
+    (await liveContactByEmail(tx, ctx.workspaceId, email)) ??
+    (await contactBySecondaryEmail(tx, ctx.workspaceId, email));
   if (existing) {
     if (existing.name !== "" || name === "") return existing;
     const named: ContactRow = { ...existing, name, updatedAt: deskClock(dbOf(tx)).now().toISOString() };
@@ -383,7 +414,11 @@ export async function findOrCreateContactByEmail(
 }
 
 /** The live contact holding `email` (normalised) as one of its later addresses. */
-async function contactBySecondaryEmail(tx: Queryable, workspaceId: string, email: string): Promise<ContactRow | undefined> {
+async function contactBySecondaryEmail(
+  tx: Queryable,
+  workspaceId: string,
+  email: string,
+): Promise<ContactRow | undefined> {
   const id = await contactIdBySecondaryEmail(tx, workspaceId, email);
   return id ? await findContact(tx, workspaceId, id) : undefined;
 }
@@ -405,11 +440,13 @@ export async function setContactPicture(
   now: string,
   ports: Ports,
 ): Promise<ContactRow> {
-  const row = one(await tx
-    .update(contacts)
-    .set({ avatarUrl: url, avatarSource: url ? "upload" : null, updatedAt: now })
-    .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, id), isNull(contacts.deletedAt)))
-    .returning());
+  const row = first(
+    await tx
+      .update(contacts)
+      .set({ avatarUrl: url, avatarSource: url ? "upload" : null, updatedAt: now })
+      .where(and(eq(contacts.workspaceId, ctx.workspaceId), eq(contacts.id, id), isNull(contacts.deletedAt)))
+      .returning(),
+  );
   if (!row) throw notFound("Contact");
   await appendEvent(tx, contactUpdated, {
     workspaceId: ctx.workspaceId,
@@ -435,11 +472,13 @@ export async function setContactAutoPicture(
   if (!current || current.avatarSource === "upload") return false;
   if (current.avatarUrl === url && (url === null || current.avatarSource === source)) return false;
   if (url === null && current.avatarSource !== source) return false;
-  const row = one(await tx
-    .update(contacts)
-    .set({ avatarUrl: url, avatarSource: url ? source : null, updatedAt: now })
-    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id)))
-    .returning());
+  const row = one(
+    await tx
+      .update(contacts)
+      .set({ avatarUrl: url, avatarSource: url ? source : null, updatedAt: now })
+      .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.id, id)))
+      .returning(),
+  );
   await appendEvent(tx, contactUpdated, {
     workspaceId,
     data: { contact: await presentContact(tx, ports.get(contactTicketCounts), row) },

@@ -55,7 +55,11 @@ const contactOf = (raw: RawContact): ContactRow => ({
   blocked: raw.blocked === 1,
 });
 
-export async function liveContactByEmail(db: Queryable, workspaceId: string, email: string): Promise<ContactRow | undefined> {
+export async function liveContactByEmail(
+  db: Queryable,
+  workspaceId: string,
+  email: string,
+): Promise<ContactRow | undefined> {
   const raw = statements(db).liveByEmail.get(workspaceId, email);
   return raw ? contactOf(raw) : undefined;
 }
@@ -95,8 +99,11 @@ export async function contactRefRows(db: Queryable, ids: string[]): Promise<RefR
 }
 
 /** A live contact of the workspace as a ticket refers to it (the ticket write path: prepared once). */
-export const liveContactRef = async (db: Queryable, workspaceId: string, contactId: string): Promise<RefRow | undefined> =>
-  statements(db).liveRef.get(contactId, workspaceId) ?? undefined;
+export const liveContactRef = async (
+  db: Queryable,
+  workspaceId: string,
+  contactId: string,
+): Promise<RefRow | undefined> => statements(db).liveRef.get(contactId, workspaceId) ?? undefined;
 
 export const liveCompanyRows = async (db: Queryable, ids: string[]): Promise<CompanyRow[]> =>
   statements(db).companies.all(jsonList(ids));

@@ -11,11 +11,7 @@ import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
 const eventsSince = async (workspaceId: string, seq: number) =>
-  (await desk.deps.db
-    .select()
-    .from(events)
-    .where(eq(events.workspaceId, workspaceId)))
-    .filter((e) => e.seq > seq);
+  (await desk.deps.db.select().from(events).where(eq(events.workspaceId, workspaceId))).filter((e) => e.seq > seq);
 
 describe("contacts", () => {
   test("access: 401, 403 for viewers writing and keys without contacts scopes", async () => {
@@ -25,11 +21,16 @@ describe("contacts", () => {
     expect((await desk.api("GET", "/v1/contacts", { headers: viewer.headers })).status).toBe(200);
     expect((await desk.api("POST", "/v1/contacts", { headers: viewer.headers, body: { name: "x" } })).status).toBe(403);
     expect(
-      (await desk.api("GET", "/v1/contacts", { headers: (await createKey(desk, owner, ["tickets:read"])).headers })).status,
+      (await desk.api("GET", "/v1/contacts", { headers: (await createKey(desk, owner, ["tickets:read"])).headers }))
+        .status,
     ).toBe(403);
     expect(
-      (await desk.api("POST", "/v1/contacts", { headers: (await createKey(desk, owner, ["contacts:read"])).headers, body: {} }))
-        .status,
+      (
+        await desk.api("POST", "/v1/contacts", {
+          headers: (await createKey(desk, owner, ["contacts:read"])).headers,
+          body: {},
+        })
+      ).status,
     ).toBe(403);
     expect(
       (
@@ -279,11 +280,15 @@ describe("contacts", () => {
   test("findOrCreateContactByEmail reuses the live contact and creates with contact.created; contactRefsOf", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const seq = await lastSeq(desk, workspace.id);
-    const first = await transact(desk.deps.db, async (tx) =>
-      await findOrCreateContactByEmail(tx, owner.ctx, { email: "New@Example.test", name: null }, desk.deps.ports),
+    const first = await transact(
+      desk.deps.db,
+      async (tx) =>
+        await findOrCreateContactByEmail(tx, owner.ctx, { email: "New@Example.test", name: null }, desk.deps.ports),
     );
-    const again = await transact(desk.deps.db, async (tx) =>
-      await findOrCreateContactByEmail(tx, owner.ctx, { email: "new@example.test", name: "Newt" }, desk.deps.ports),
+    const again = await transact(
+      desk.deps.db,
+      async (tx) =>
+        await findOrCreateContactByEmail(tx, owner.ctx, { email: "new@example.test", name: "Newt" }, desk.deps.ports),
     );
     expect(again.id).toBe(first.id);
     expect(again.name).toBe("Newt");
@@ -291,7 +296,7 @@ describe("contacts", () => {
     // The event of a new contact is presented from what is known; it equals a read-back.
     const createdEvent = (await eventsSince(workspace.id, seq))[0]!.data as { contact: Record<string, unknown> };
     const countTickets = desk.deps.ports.get(contactTicketCounts);
-    expect(createdEvent.contact).toEqual({ ...await presentContact(desk.deps.db, countTickets, first), name: "" });
+    expect(createdEvent.contact).toEqual({ ...(await presentContact(desk.deps.db, countTickets, first)), name: "" });
     expect(
       await presentContact(desk.deps.db, countTickets, first, { ticketCount: 4, tags: [], fields: { a: 1 } }),
     ).toMatchObject({

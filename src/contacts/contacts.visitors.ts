@@ -25,15 +25,25 @@ export async function liveContactByExternalId(
   workspaceId: string,
   externalId: string,
 ): Promise<ContactRow | undefined> {
-  return first(await db
-    .select()
-    .from(contacts)
-    .where(and(eq(contacts.workspaceId, workspaceId), eq(contacts.externalId, externalId), isNull(contacts.deletedAt))).limit(1));
+  return first(
+    await db
+      .select()
+      .from(contacts)
+      .where(
+        and(eq(contacts.workspaceId, workspaceId), eq(contacts.externalId, externalId), isNull(contacts.deletedAt)),
+      )
+      .limit(1),
+  );
 }
 
 /** True when a live contact of the workspace other than `exceptId` holds this email. */
-export async function emailTaken(db: Queryable, workspaceId: string, email: string, exceptId: string | null): Promise<boolean> {
-  return await holderOfEmail(db, workspaceId, normalizeEmail(email, "body.email"), exceptId) !== undefined;
+export async function emailTaken(
+  db: Queryable,
+  workspaceId: string,
+  email: string,
+  exceptId: string | null,
+): Promise<boolean> {
+  return (await holderOfEmail(db, workspaceId, normalizeEmail(email, "body.email"), exceptId)) !== undefined;
 }
 
 /** Creates a visitor's contact; `email` must be free (see emailTaken). Appends `contact.created`. */
@@ -90,16 +100,14 @@ export async function fillVisitorContact(
   ports: Ports,
 ): Promise<ContactRow> {
   const email =
-    current.email === null && input.email && !await emailTaken(tx, ctx.workspaceId, input.email, current.id)
+    current.email === null && input.email && !(await emailTaken(tx, ctx.workspaceId, input.email, current.id))
       ? normalizeEmail(input.email, "body.email")
       : current.email;
   const name = current.name === "" && input.name.trim() ? input.name.trim().slice(0, 200) : current.name;
   if (email === current.email && name === current.name) return current;
-  const row = one(await tx
-    .update(contacts)
-    .set({ email, name, updatedAt: now })
-    .where(eq(contacts.id, current.id))
-    .returning())!;
+  const row = one(
+    await tx.update(contacts).set({ email, name, updatedAt: now }).where(eq(contacts.id, current.id)).returning(),
+  )!;
   await appendEvent(tx, contactUpdated, {
     workspaceId: ctx.workspaceId,
     data: { contact: await presentContact(tx, ports.get(contactTicketCounts), row) },

@@ -34,26 +34,31 @@ export const csatMailJob = defineJob({
   async handler(payload, run: JobContext<Deps>) {
     const { deps } = run;
     const now = deps.clock.now();
-    const request = first(await deps.db.select().from(csatRequests).where(eq(csatRequests.id, payload.request_id)).limit(1));
+    const request = first(
+      await deps.db.select().from(csatRequests).where(eq(csatRequests.id, payload.request_id)).limit(1),
+    );
     if (!request || request.sentAt || request.ratedAt || request.expiresAt <= now.toISOString()) return;
     const ticket = await ticketOfWorkspace(deps.db, request.workspaceId, request.ticketId);
     const workspace = await workspaceSettingsOf(deps.db, request.workspaceId);
     if (!ticket || !workspace || ticket.deletedAt || ticket.mergedIntoId || ticket.spam) return;
     if (ticket.status !== "solved" && ticket.status !== "closed") return;
     // Reopened and solved again while this one waited: the later solve's request is the one to send.
-    const newer = first(await deps.db
-      .select({ id: csatRequests.id })
-      .from(csatRequests)
-      .where(
-        and(
-          eq(csatRequests.workspaceId, request.workspaceId),
-          eq(csatRequests.ticketId, request.ticketId),
-          or(
-            gt(csatRequests.createdAt, request.createdAt),
-            and(eq(csatRequests.createdAt, request.createdAt), gt(csatRequests.id, request.id)),
+    const newer = first(
+      await deps.db
+        .select({ id: csatRequests.id })
+        .from(csatRequests)
+        .where(
+          and(
+            eq(csatRequests.workspaceId, request.workspaceId),
+            eq(csatRequests.ticketId, request.ticketId),
+            or(
+              gt(csatRequests.createdAt, request.createdAt),
+              and(eq(csatRequests.createdAt, request.createdAt), gt(csatRequests.id, request.id)),
+            ),
           ),
-        ),
-      ).limit(1));
+        )
+        .limit(1),
+    );
     if (newer) return;
     const link = csatLink(deps.config.baseUrl, deps.secrets.open(payload.sealed_token));
     const contact = ticket.contactId ? await findContact(deps.db, request.workspaceId, ticket.contactId) : undefined;
@@ -108,8 +113,10 @@ export const csatMailJob = defineJob({
           },
           deps.blobs,
         );
-    await transact(deps.db, async (tx) =>
-      await tx.update(csatRequests).set({ sentAt: now.toISOString() }).where(eq(csatRequests.id, request.id)),
+    await transact(
+      deps.db,
+      async (tx) =>
+        await tx.update(csatRequests).set({ sentAt: now.toISOString() }).where(eq(csatRequests.id, request.id)),
     );
     run.logger.info(
       { request_id: request.id, ...(sent ? { from: sent.from, via: sent.via } : {}), ...(path ? { path } : {}) },

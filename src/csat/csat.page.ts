@@ -98,7 +98,7 @@ async function ratingPage(
   state: FormState | null,
   preselect: number | null,
 ): Promise<Response> {
-  let open: ReturnType<typeof openRequestOf>;
+  let open: Awaited<ReturnType<typeof openRequestOf>>;
   try {
     open = await openRequestOf(deps.db, token, deps.clock.now().toISOString());
   } catch (error) {
@@ -107,7 +107,7 @@ async function ratingPage(
   }
   // The language of the mail that brought the customer here, else their browser's, else the workspace's.
   const locale =
-    await contactLocaleOf(deps.db, open.request.workspaceId, open.ticket.contactId) ??
+    (await contactLocaleOf(deps.db, open.request.workspaceId, open.ticket.contactId)) ??
     pageLocale(request, open.workspace.locale);
   const say = (key: Parameters<typeof t>[1], values?: Parameters<typeof t>[2]) => escapeHtml(t(locale, key, values));
   const brand = (open.workspace.brandColor ?? `#${DEFAULT_BRAND}`).replace(/^#/, "");
@@ -178,12 +178,24 @@ async function recordFromForm(token: string, request: Request, deps: Deps): Prom
   }
   const length = Number(request.headers.get("content-length") ?? "0");
   if (length > 32_768)
-    return await ratingPage(request, token, deps, { score: null, comment: "", error: { key: "csat.form_too_large" } }, null);
+    return await ratingPage(
+      request,
+      token,
+      deps,
+      { score: null, comment: "", error: { key: "csat.form_too_large" } },
+      null,
+    );
   let form: FormData;
   try {
     form = await request.formData();
   } catch {
-    return await ratingPage(request, token, deps, { score: null, comment: "", error: { key: "csat.choose_score" } }, null);
+    return await ratingPage(
+      request,
+      token,
+      deps,
+      { score: null, comment: "", error: { key: "csat.choose_score" } },
+      null,
+    );
   }
   const rawScore = form.get("score");
   const rawComment = form.get("comment");

@@ -50,27 +50,30 @@ export async function requestRatingOnSolve(tx: Tx, event: StoredEvent, deps: Dep
   if (!parsed.success) return;
   const { ticket, changes } = parsed.data;
   if (!changes.includes("status") || ticket.status !== "solved" || ticket.spam || ticket.merged_into_id) return;
-  if (!ticket.contact || !await csatEnabled(tx, event.workspace_id)) return;
+  if (!ticket.contact || !(await csatEnabled(tx, event.workspace_id))) return;
   const email = (await contactRefsOf(tx, [ticket.contact.id])).get(ticket.contact.id)?.email;
   if (!email) return;
   // A chat visitor's typed address is theirs to confirm before it gets anything it did not ask for.
-  if (ticket.channel === "chat" && !await chatEmailConfirmed(tx, event.workspace_id, ticket.contact.id, email)) return;
+  if (ticket.channel === "chat" && !(await chatEmailConfirmed(tx, event.workspace_id, ticket.contact.id, email)))
+    return;
   const token = randomToken(32);
   const now = deps.clock.now();
-  const inserted = one(await tx
-    .insert(csatRequests)
-    .values({
-      id: newId(),
-      workspaceId: event.workspace_id,
-      ticketId: ticket.id,
-      eventId: event.id,
-      tokenHash: sha256Hex(token),
-      email,
-      expiresAt: new Date(now.getTime() + CSAT_TTL_MS).toISOString(),
-      createdAt: now.toISOString(),
-    })
-    .onConflictDoNothing()
-    .returning({ id: csatRequests.id }));
+  const inserted = first(
+    await tx
+      .insert(csatRequests)
+      .values({
+        id: newId(),
+        workspaceId: event.workspace_id,
+        ticketId: ticket.id,
+        eventId: event.id,
+        tokenHash: sha256Hex(token),
+        email,
+        expiresAt: new Date(now.getTime() + CSAT_TTL_MS).toISOString(),
+        createdAt: now.toISOString(),
+      })
+      .onConflictDoNothing()
+      .returning({ id: csatRequests.id }),
+  );
   if (!inserted) return;
   await enqueue(
     tx,
@@ -96,20 +99,25 @@ type OpenRequest = {
  */
 export async function openRequestOf(db: Queryable, token: string, now: string): Promise<OpenRequest> {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) throw notFound("Rating request");
-  const request = first(await db
-    .select()
-    .from(csatRequests)
-    .where(and(eq(csatRequests.tokenHash, sha256Hex(token)), gt(csatRequests.expiresAt, now))).limit(1));
-  const ticket = request && await ticketOfWorkspace(db, request.workspaceId, request.ticketId);
-  const workspace = request && await workspaceSettingsOf(db, request.workspaceId);
+  const request = first(
+    await db
+      .select()
+      .from(csatRequests)
+      .where(and(eq(csatRequests.tokenHash, sha256Hex(token)), gt(csatRequests.expiresAt, now)))
+      .limit(1),
+  );
+  const ticket = request && (await ticketOfWorkspace(db, request.workspaceId, request.ticketId));
+  const workspace = request && (await workspaceSettingsOf(db, request.workspaceId));
   if (!request || !ticket || ticket.deletedAt || ticket.mergedIntoId || !workspace) throw notFound("Rating request");
   if (ticket.status !== "solved" && ticket.status !== "closed") throw notFound("Rating request");
-  const newest = first(await db
-    .select({ id: csatRequests.id })
-    .from(csatRequests)
-    .where(and(eq(csatRequests.workspaceId, request.workspaceId), eq(csatRequests.ticketId, request.ticketId)))
-    .orderBy(desc(csatRequests.createdAt), desc(csatRequests.id))
-    .limit(1));
+  const newest = first(
+    await db
+      .select({ id: csatRequests.id })
+      .from(csatRequests)
+      .where(and(eq(csatRequests.workspaceId, request.workspaceId), eq(csatRequests.ticketId, request.ticketId)))
+      .orderBy(desc(csatRequests.createdAt), desc(csatRequests.id))
+      .limit(1),
+  );
   if (newest?.id !== request.id) throw notFound("Rating request");
   const color = workspace.settings.brand_color;
   return {
@@ -124,7 +132,11 @@ export async function openRequestOf(db: Queryable, token: string, now: string): 
 }
 
 /** The customer's own language when Desk speaks it (Contact.locale): the one the rating mail was in. */
-export async function contactLocaleOf(db: Queryable, workspaceId: string, contactId: string | null): Promise<Locale | null> {
+export async function contactLocaleOf(
+  db: Queryable,
+  workspaceId: string,
+  contactId: string | null,
+): Promise<Locale | null> {
   const tag = contactId ? (await findContact(db, workspaceId, contactId))?.locale : null;
   return tag ? matchLocale(tag) : null;
 }
@@ -162,17 +174,29 @@ async function rateOnTicket(
  * Records a rating: on the request and on the ticket (`Ticket.csat`, a `csat_received` activity,
  * `ticket.updated`), in one transaction. A second rating through the same link replaces the first.
  */
-export async function rateTicket(token: string, input: { score: number; comment?: string }, deps: Deps): Promise<OpenRequest> {
+export async function rateTicket(
+  token: string,
+  input: { score: number; comment?: string },
+  deps: Deps,
+): Promise<OpenRequest> {
   const now = deps.clock.now().toISOString();
   return await transact(deps.db, async (tx) => {
     const open = await openRequestOf(tx, token, now);
     const comment = (input.comment ?? "").trim();
-    const request = one(await tx
-      .update(csatRequests)
-      .set({ score: input.score, comment, ratedAt: now })
-      .where(eq(csatRequests.id, open.request.id))
-      .returning())!;
-    const ticket = await rateOnTicket(tx, open.request.workspaceId, open.ticket.id, { score: input.score, comment }, now);
+    const request = one(
+      await tx
+        .update(csatRequests)
+        .set({ score: input.score, comment, ratedAt: now })
+        .where(eq(csatRequests.id, open.request.id))
+        .returning(),
+    )!;
+    const ticket = await rateOnTicket(
+      tx,
+      open.request.workspaceId,
+      open.ticket.id,
+      { score: input.score, comment },
+      now,
+    );
     return { ...open, request, ticket };
   });
 }

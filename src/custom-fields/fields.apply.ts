@@ -144,6 +144,5 @@ export async function missingRequiredOnSolve(
 
 /** Deletes every value of a record (the record is being deleted). */
 export async function clearFieldValues(tx: Tx, entity: FieldEntity, recordId: string): Promise<void> {
-  await tx.delete(fieldValues)
-    .where(and(eq(fieldValues.entity, entity), eq(fieldValues.recordId, recordId)));
+  await tx.delete(fieldValues).where(and(eq(fieldValues.entity, entity), eq(fieldValues.recordId, recordId)));
 }

@@ -107,7 +107,7 @@ export async function fieldFilterSql(
   if (!allowed.includes(op)) throw invalidAt(location, `a ${type} field takes the operators ${allowed.join(", ")}`);
   // `indexed`: the condition can be answered from the value indexes (see fields.table.ts).
   const having = async (cond: SQL, indexed = false) =>
-    indexed && await isSelective(found.db, def.id, cond)
+    indexed && (await isSelective(found.db, def.id, cond))
       ? sql`${recordIdColumn} IN (SELECT fv.record_id FROM field_values fv WHERE fv.field_id = ${def.id} AND ${cond})`
       : sql`EXISTS (SELECT 1 FROM field_values fv WHERE fv.entity = ${entity} AND fv.record_id = ${recordIdColumn} AND fv.field_id = ${def.id} AND ${cond})`;
   const lacking = (cond: SQL) =>
@@ -154,17 +154,17 @@ export async function fieldFilterSql(
     }
     case "select":
     case "user":
-      return choiceFilter(ctx, def, type, op, value, location, { having, lacking });
+      return await choiceFilter(ctx, def, type, op, value, location, { having, lacking });
     case "multi_select":
-      return multiChoiceFilter(def, op, value, location, { having, lacking });
+      return await multiChoiceFilter(def, op, value, location, { having, lacking });
   }
 }
 
-/** A record having, or lacking, a value of the field that meets a condition. */
-type Matchers = { having: (cond: SQL, indexed?: boolean) => SQL; lacking: (cond: SQL) => SQL };
+/** A record having, or lacking, a value of the field that meets a condition (`having` may read the value index). */
+type Matchers = { having: (cond: SQL, indexed?: boolean) => SQL | Promise<SQL>; lacking: (cond: SQL) => SQL };
 
 /** A select or person field: its option ids or user ids (`me`: the caller). */
-function choiceFilter(
+async function choiceFilter(
   ctx: RequestContext,
   def: FieldDef,
   type: "select" | "user",
@@ -172,7 +172,7 @@ function choiceFilter(
   value: string,
   location: string,
   m: Matchers,
-): SQL {
+): Promise<SQL> {
   const me = actorUserId(ctx);
   const ids = list(value).map((v) => (type === "user" && v === "me" ? (me ?? "\u0000no-user") : v));
   if (ids.length === 0) throw invalidAt(location, `the ${op} operator needs a value`);
@@ -188,11 +188,17 @@ function choiceFilter(
   );
   // The NOCASE index finds the candidates; the exact comparison keeps ids case-sensitive.
   const cond = sql`fv.value_text COLLATE NOCASE IN (${values}) AND fv.value_text IN (${values})`;
-  return op === "any" || op === "eq" ? m.having(cond, true) : m.lacking(cond);
+  return op === "any" || op === "eq" ? await m.having(cond, true) : m.lacking(cond);
 }
 
 /** A multi-select field: any, none, all or exactly these options. */
-function multiChoiceFilter(def: FieldDef, op: string, value: string, location: string, m: Matchers): SQL {
+async function multiChoiceFilter(
+  def: FieldDef,
+  op: string,
+  value: string,
+  location: string,
+  m: Matchers,
+): Promise<SQL> {
   const ids = list(value);
   const unknown = ids.find((id) => !def.options.some((o) => o.id === id));
   if (unknown !== undefined) throw invalidAt(location, `"${unknown.slice(0, 60)}" is not an option of ${def.key}`);
@@ -203,10 +209,10 @@ function multiChoiceFilter(def: FieldDef, op: string, value: string, location: s
   )}))`;
   const allOf = sql.join(ids.map(contains), sql` AND `);
   const exactly = sql`${allOf} AND json_array_length(fv.value_json) = ${ids.length}`;
-  if (op === "any") return m.having(anyOf);
+  if (op === "any") return await m.having(anyOf);
   if (op === "none") return m.lacking(anyOf);
-  if (op === "all") return m.having(allOf);
-  if (op === "eq") return m.having(exactly);
+  if (op === "all") return await m.having(allOf);
+  if (op === "eq") return await m.having(exactly);
   return m.lacking(exactly);
 }
 

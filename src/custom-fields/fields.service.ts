@@ -56,10 +56,13 @@ export const presentField = (row: FieldDef) => ({
 });
 
 export async function findField(db: Queryable, workspaceId: string, id: string): Promise<FieldDef | undefined> {
-  return first(await db
-    .select()
-    .from(customFields)
-    .where(and(eq(customFields.workspaceId, workspaceId), eq(customFields.id, id))).limit(1));
+  return first(
+    await db
+      .select()
+      .from(customFields)
+      .where(and(eq(customFields.workspaceId, workspaceId), eq(customFields.id, id)))
+      .limit(1),
+  );
 }
 
 const ENTITY_ORDER = sql`CASE ${customFields.entity} WHEN 'ticket' THEN 0 WHEN 'contact' THEN 1 ELSE 2 END`;
@@ -73,12 +76,13 @@ export async function listFields(
   if (query.entity) conditions.push(eq(customFields.entity, query.entity));
   if (query.archived === "true") conditions.push(eq(customFields.archived, true));
   if (query.archived === "false") conditions.push(eq(customFields.archived, false));
-  return (await db
-    .select()
-    .from(customFields)
-    .where(and(...conditions))
-    .orderBy(ENTITY_ORDER, asc(customFields.position), asc(customFields.createdAt)))
-    .map(presentField);
+  return (
+    await db
+      .select()
+      .from(customFields)
+      .where(and(...conditions))
+      .orderBy(ENTITY_ORDER, asc(customFields.position), asc(customFields.createdAt))
+  ).map(presentField);
 }
 
 /** Options with ids (default: slug of the label) and colours (default gray); ids are unique. */
@@ -105,10 +109,13 @@ function normalizeOptions(type: FieldType, options: OptionInput[] | undefined): 
 }
 
 async function countFields(tx: Tx, workspaceId: string, entity: FieldEntity) {
-  return first(await tx
-    .select({ n: sql<number>`count(*)`, next: sql<number>`coalesce(max(${customFields.position}) + 1, 0)` })
-    .from(customFields)
-    .where(and(eq(customFields.workspaceId, workspaceId), eq(customFields.entity, entity))).limit(1))!;
+  return first(
+    await tx
+      .select({ n: sql<number>`count(*)`, next: sql<number>`coalesce(max(${customFields.position}) + 1, 0)` })
+      .from(customFields)
+      .where(and(eq(customFields.workspaceId, workspaceId), eq(customFields.entity, entity)))
+      .limit(1),
+  )!;
 }
 
 export async function createField(ctx: RequestContext, input: FieldInput, deps: Deps): Promise<FieldDef> {
@@ -123,16 +130,19 @@ export async function createField(ctx: RequestContext, input: FieldInput, deps: 
     throw invalidAt("body.required_on_solve", "only ticket fields are required on solve");
   const options = normalizeOptions(input.type, input.options);
   return await transact(deps.db, async (tx) => {
-    const taken = first(await tx
-      .select({ id: customFields.id })
-      .from(customFields)
-      .where(
-        and(
-          eq(customFields.workspaceId, ctx.workspaceId),
-          eq(customFields.entity, input.entity),
-          eq(customFields.key, key),
-        ),
-      ).limit(1));
+    const taken = first(
+      await tx
+        .select({ id: customFields.id })
+        .from(customFields)
+        .where(
+          and(
+            eq(customFields.workspaceId, ctx.workspaceId),
+            eq(customFields.entity, input.entity),
+            eq(customFields.key, key),
+          ),
+        )
+        .limit(1),
+    );
     if (taken) {
       if (input.key !== undefined) throw conflict(`A ${input.entity} field with the key ${key} already exists.`);
       throw invalidAt("body.key", `the key ${key} from the name is taken; pass another key`);
@@ -141,24 +151,26 @@ export async function createField(ctx: RequestContext, input: FieldInput, deps: 
     if (counted.n >= MAX_FIELDS_PER_ENTITY)
       throw invalidAt("body.entity", `at most ${MAX_FIELDS_PER_ENTITY} fields per entity`);
     const now = deps.clock.now().toISOString();
-    const row = one(await tx
-      .insert(customFields)
-      .values({
-        id: newId(),
-        workspaceId: ctx.workspaceId,
-        entity: input.entity,
-        key,
-        name: input.name,
-        type: input.type,
-        options,
-        requiredOnSolve: input.required_on_solve ?? false,
-        description: input.description ?? "",
-        position: input.position ?? counted.next,
-        archived: false,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning());
+    const row = one(
+      await tx
+        .insert(customFields)
+        .values({
+          id: newId(),
+          workspaceId: ctx.workspaceId,
+          entity: input.entity,
+          key,
+          name: input.name,
+          type: input.type,
+          options,
+          requiredOnSolve: input.required_on_solve ?? false,
+          description: input.description ?? "",
+          position: input.position ?? counted.next,
+          archived: false,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     await appendEvent(tx, customFieldCreated, {
       workspaceId: ctx.workspaceId,
       data: { custom_field: presentField(row) },
@@ -192,11 +204,13 @@ export async function updateField(ctx: RequestContext, id: string, input: FieldP
       const gone = before.options.filter((o) => !kept.has(o.id)).map((o) => o.id);
       if (gone.length) await clearOptions(tx, before, gone);
     }
-    const row = one(await tx
-      .update(customFields)
-      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
-      .where(eq(customFields.id, id))
-      .returning());
+    const row = one(
+      await tx
+        .update(customFields)
+        .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
+        .where(eq(customFields.id, id))
+        .returning(),
+    );
     await appendEvent(tx, customFieldUpdated, {
       workspaceId: ctx.workspaceId,
       data: { custom_field: presentField(row) },
@@ -213,8 +227,7 @@ export async function updateField(ctx: RequestContext, id: string, input: FieldP
 
 async function clearOptions(tx: Tx, def: FieldDef, gone: string[]) {
   if (def.type === "select") {
-    await tx.delete(fieldValues)
-      .where(and(eq(fieldValues.fieldId, def.id), inArray(fieldValues.valueText, gone)));
+    await tx.delete(fieldValues).where(and(eq(fieldValues.fieldId, def.id), inArray(fieldValues.valueText, gone)));
     return;
   }
   const list = sql.join(
@@ -245,7 +258,12 @@ export async function deleteField(ctx: RequestContext, id: string, deps: Deps): 
   });
 }
 
-export async function reorderFields(ctx: RequestContext, entity: FieldEntity, ids: string[], deps: Deps): Promise<void> {
+export async function reorderFields(
+  ctx: RequestContext,
+  entity: FieldEntity,
+  ids: string[],
+  deps: Deps,
+): Promise<void> {
   await transact(deps.db, async (tx) => {
     const rows = ids.length
       ? await tx
@@ -270,18 +288,16 @@ export async function reorderFields(ctx: RequestContext, entity: FieldEntity, id
       );
     if (new Set(ids).size !== ids.length) throw invalidAt("body.ids", "each id appears once");
     const now = deps.clock.now().toISOString();
-    ids.forEach(async (id, position) => {
-      if (byId.get(id)!.position === position) return;
-      const row = one(await tx
-        .update(customFields)
-        .set({ position, updatedAt: now })
-        .where(eq(customFields.id, id))
-        .returning());
+    for (const [position, id] of ids.entries()) {
+      if (byId.get(id)!.position === position) continue;
+      const row = one(
+        await tx.update(customFields).set({ position, updatedAt: now }).where(eq(customFields.id, id)).returning(),
+      );
       await appendEvent(tx, customFieldUpdated, {
         workspaceId: ctx.workspaceId,
         data: { custom_field: presentField(row) },
       });
-    });
+    }
     await recordAudit(tx, ctx, { action: "custom_field.reordered", entityType: "custom_field", data: { entity, ids } });
   });
 }

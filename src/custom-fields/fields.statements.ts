@@ -64,7 +64,12 @@ const valueRowOf = (raw: RawValue): ValueRow => ({
 export const definitionsOf = async (db: Queryable, workspaceId: string, entity: string): Promise<FieldDef[]> =>
   statements(db).definitions.all(workspaceId, entity).map(definitionOf);
 
-export async function definitionByKey(db: Queryable, workspaceId: string, entity: string, key: string): Promise<FieldDef | undefined> {
+export async function definitionByKey(
+  db: Queryable,
+  workspaceId: string,
+  entity: string,
+  key: string,
+): Promise<FieldDef | undefined> {
   const raw = statements(db).definition.get(workspaceId, entity, key);
   return raw ? definitionOf(raw) : undefined;
 }

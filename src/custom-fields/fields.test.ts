@@ -20,11 +20,7 @@ import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
 const eventsSince = async (workspaceId: string, seq: number) =>
-  (await desk.deps.db
-    .select()
-    .from(events)
-    .where(eq(events.workspaceId, workspaceId)))
-    .filter((e) => e.seq > seq);
+  (await desk.deps.db.select().from(events).where(eq(events.workspaceId, workspaceId))).filter((e) => e.seq > seq);
 
 async function newField(owner: Member, body: Record<string, unknown>) {
   const res = await desk.api("POST", "/v1/custom-fields", { headers: owner.headers, body });
@@ -63,11 +59,15 @@ describe("custom field definitions", () => {
     ).toBe(201);
     expect((await desk.api("GET", "/v1/custom-fields", { headers: agent.headers })).body.data.length).toBe(1);
     expect(
-      (await desk.api("GET", "/v1/custom-fields", { headers: (await createKey(desk, owner, ["tickets:read"])).headers }))
-        .status,
+      (
+        await desk.api("GET", "/v1/custom-fields", {
+          headers: (await createKey(desk, owner, ["tickets:read"])).headers,
+        })
+      ).status,
     ).toBe(200);
     expect(
-      (await desk.api("GET", "/v1/custom-fields", { headers: (await createKey(desk, owner, ["realtime"])).headers })).status,
+      (await desk.api("GET", "/v1/custom-fields", { headers: (await createKey(desk, owner, ["realtime"])).headers }))
+        .status,
     ).toBe(403);
   });
 
@@ -96,10 +96,12 @@ describe("custom field definitions", () => {
     ]);
     expect((await eventsSince(workspace.id, seq)).map((e) => e.type)).toEqual(["custom_field.created"]);
     expect(
-      (await desk.deps.db
-        .select()
-        .from(auditLogs)
-        .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "custom_field.created")))).length,
+      (
+        await desk.deps.db
+          .select()
+          .from(auditLogs)
+          .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.action, "custom_field.created")))
+      ).length,
     ).toBe(1);
     const second = await newField(owner, { entity: "ticket", name: "Second", type: "number" });
     expect(second.position).toBe(1);
@@ -414,7 +416,7 @@ describe("custom field values", () => {
     // SELECTIVE_VALUES filler contacts share text "Oslo", num 7, sel red: those values are now common.
     const sqlite = desk.deps.db.$client;
     const now = new Date().toISOString();
-    sqlite.transaction(async () => {
+    sqlite.transaction(() => {
       for (let i = 0; i < SELECTIVE_VALUES; i++) {
         const id = `filler-${workspace.id}-${i}`;
         sqlite
@@ -464,7 +466,10 @@ describe("custom field values", () => {
     const { owner } = await workspaceWithAllTypes();
     const contact = (await newContact(owner, { name: "v", fields: { sel: "red", text: "keep" } })).body;
     const write = async (fields: Record<string, unknown>) =>
-      await transact(desk.deps.db, async (tx) => await applyFieldWriteWithValues(tx, owner.ctx, "contact", contact.id, fields));
+      await transact(
+        desk.deps.db,
+        async (tx) => await applyFieldWriteWithValues(tx, owner.ctx, "contact", contact.id, fields),
+      );
     const stored = async () => (await fieldValuesOf(desk.deps.db, "contact", [contact.id])).get(contact.id)!;
     const result = await write({ num: 3, sel: null, multi: ["b"], day: "2024-01-01" });
     expect(result.changes.map((c) => c.key).sort()).toEqual(["day", "multi", "num", "sel"]);
@@ -484,15 +489,16 @@ describe("custom field values", () => {
       ["z", 1],
     ] as const)
       await newContact(owner, { name, fields: num === null ? {} : { num } });
-    const order = (await desk.deps.db
-      .select({ name: contacts.name })
-      .from(contacts)
-      .where(eq(contacts.workspaceId, owner.workspaceId))
-      .orderBy(asc(await fieldSortSql(owner.ctx, "contact", "num", contacts.id, desk.deps.db))))
-      .map((r) => r.name);
+    const order = (
+      await desk.deps.db
+        .select({ name: contacts.name })
+        .from(contacts)
+        .where(eq(contacts.workspaceId, owner.workspaceId))
+        .orderBy(asc(await fieldSortSql(owner.ctx, "contact", "num", contacts.id, desk.deps.db)))
+    ).map((r) => r.name);
     expect(order).toEqual(["y", "z", "x"]);
-    expect(async () => await fieldSortSql(owner.ctx, "contact", "multi", contacts.id, desk.deps.db)).toThrow();
-    expect(async () => await fieldSortSql(owner.ctx, "contact", "missing", contacts.id, desk.deps.db)).toThrow();
+    await expect(fieldSortSql(owner.ctx, "contact", "multi", contacts.id, desk.deps.db)).rejects.toThrow();
+    await expect(fieldSortSql(owner.ctx, "contact", "missing", contacts.id, desk.deps.db)).rejects.toThrow();
   });
 
   test("parseFieldFilters reads field.<key> and field.<key>[op]", () => {
@@ -516,17 +522,15 @@ describe("custom field values", () => {
     await newField(owner, { entity: "ticket", name: "Free", type: "text" });
     expect(await missingRequiredOnSolve(desk.deps.db, workspace.id, null)).toEqual(["cause", "area"]);
     expect(await missingRequiredOnSolve(desk.deps.db, workspace.id, null, { cause: "x", area: "" })).toEqual(["area"]);
-    await desk.deps.db
-      .insert(fieldValues)
-      .values({
-        workspaceId: workspace.id,
-        entity: "ticket",
-        recordId: "t1",
-        fieldId: (await desk.api("GET", "/v1/custom-fields?entity=ticket", { headers: owner.headers })).body.data[1].id,
-        valueText: "web",
-        valueNum: null,
-        valueJson: null,
-      });
+    await desk.deps.db.insert(fieldValues).values({
+      workspaceId: workspace.id,
+      entity: "ticket",
+      recordId: "t1",
+      fieldId: (await desk.api("GET", "/v1/custom-fields?entity=ticket", { headers: owner.headers })).body.data[1].id,
+      valueText: "web",
+      valueNum: null,
+      valueJson: null,
+    });
     expect(await missingRequiredOnSolve(desk.deps.db, workspace.id, "t1")).toEqual(["cause"]);
     expect(await missingRequiredOnSolve(desk.deps.db, workspace.id, "t1", { area: null })).toEqual(["cause", "area"]);
   });

@@ -35,7 +35,12 @@ const text = (valueText: string): Checked => ({ ok: true, stored: { valueText, v
 const fail = (message: string): Checked => ({ ok: false, message });
 
 /** Validates one non-empty incoming value against its field and gives its stored form. */
-export async function checkFieldValue(db: Queryable, workspaceId: string, def: FieldDef, value: unknown): Promise<Checked> {
+export async function checkFieldValue(
+  db: Queryable,
+  workspaceId: string,
+  def: FieldDef,
+  value: unknown,
+): Promise<Checked> {
   switch (def.type as FieldType) {
     case "text":
       if (typeof value !== "string") return fail("a text value is a string");
@@ -76,7 +81,7 @@ export async function checkFieldValue(db: Queryable, workspaceId: string, def: F
     }
     case "user": {
       if (typeof value !== "string") return fail("a user value is a member's user id");
-      if (!await isMember(db, workspaceId, value)) return fail("not a member of this workspace");
+      if (!(await isMember(db, workspaceId, value))) return fail("not a member of this workspace");
       return text(value);
     }
   }

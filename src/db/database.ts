@@ -64,7 +64,7 @@ export type Runtime = TxRuntime & { states: DeskStates };
 
 /**
  * Opens the one SQLite file. A single connection in a single thread is the one writer:
- * synchronous transactions cannot interleave, so requests never meet SQLITE_BUSY from each other;
+ * transaction bodies take turns on it (a FIFO lock, src/db/tx.ts), so requests never meet SQLITE_BUSY from each other;
  * the busy timeout covers a second process (a CLI migrate, a backup) touching the file.
  * `runtime` (`createRuntime()`, src/db/runtime.ts) holds the desk's transaction state and registries.
  */

@@ -21,10 +21,16 @@ import { untilDurable } from "./tx";
  * (group commit, src/db/tx.ts); so a read asked for after changes made in this thread starts once
  * they are committed (a job's or a test's write, then a list that must show it).
  */
-export type ReadDefinition<P, R> = { readonly name: string; readonly run: (db: Queryable, params: P) => R | Promise<R> };
+export type ReadDefinition<P, R> = {
+  readonly name: string;
+  readonly run: (db: Queryable, params: P) => R | Promise<R>;
+};
 
 /** A named read both threads know. `params` and the answer must survive structured cloning (no functions). */
-export const defineRead = <P, R>(name: string, run: (db: Queryable, params: P) => R | Promise<R>): ReadDefinition<P, R> => ({
+export const defineRead = <P, R>(
+  name: string,
+  run: (db: Queryable, params: P) => R | Promise<R>,
+): ReadDefinition<P, R> => ({
   name,
   run,
 });

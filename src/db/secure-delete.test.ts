@@ -23,11 +23,11 @@ test("a deleted webhook's sealed signing secret leaves no bytes in the database 
   });
   expect(created.status).toBe(201);
   const sqlite = desk.deps.db.$client;
-  const sealed = desk.deps.db
+  const [row] = await desk.deps.db
     .select({ s: webhooks.secretSealed })
     .from(webhooks)
-    .where(eq(webhooks.id, created.body.id))
-    .get()!.s;
+    .where(eq(webhooks.id, created.body.id));
+  const sealed = row!.s;
   commitPending(desk.deps.db);
   sqlite.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   const path = `${desk.dataDir}/desk.db`;

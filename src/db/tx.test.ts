@@ -72,12 +72,13 @@ describe("group commit", () => {
       insert(db, 1)();
       afterCommit(tx, () => callbacks.push(1));
     });
-    expect(async () =>
-      await transact(db, (tx) => {
-        insert(db, 2)();
-        afterCommit(tx, () => callbacks.push(2));
-        insert(db, 1)(); // duplicate key
-      }),
+    expect(
+      async () =>
+        await transact(db, (tx) => {
+          insert(db, 2)();
+          afterCommit(tx, () => callbacks.push(2));
+          insert(db, 1)(); // duplicate key
+        }),
     ).toThrow();
     await transact(db, (tx) => {
       insert(db, 3)();

@@ -16,7 +16,13 @@ import { noteStorageFailure, noteStorageWrite } from "./storage";
  */
 const MAX_SAVEPOINTS = 256;
 
-export const createTxRuntime = (): TxRuntime => ({ batch: null, frames: [], beforeCommit: [], locked: false, waiting: [] });
+export const createTxRuntime = (): TxRuntime => ({
+  batch: null,
+  frames: [],
+  beforeCommit: [],
+  locked: false,
+  waiting: [],
+});
 
 /**
  * The change whose body is running, as seen from the code it awaits (AsyncLocalStorage follows

@@ -251,7 +251,7 @@ export async function diagnose(
     return findings;
   }
   findings.unshift({ verdict: "ok", check: "configuration", detail: `loaded; base URL ${config.baseUrl}` });
-  findings.push(...await checkDatabase(config));
+  findings.push(...(await checkDatabase(config)));
   findings.push(...(await checkListener(config, probes)));
   findings.push(await checkInbound(config, probes));
   findings.push(await checkRelay(config, probes));

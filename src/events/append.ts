@@ -55,7 +55,11 @@ const statementsOf = preparedFor((sqlite, db) => ({
  * checks on (tests, `bun run dev`) it is checked against the definition's schema, extra fields
  * included, so an emitter drifting from its documented shape fails its tests.
  */
-export async function appendEvent<E extends AnyEventDefinition>(tx: Tx, event: E, input: NewEvent<E>): Promise<StoredEvent> {
+export async function appendEvent<E extends AnyEventDefinition>(
+  tx: Tx,
+  event: E,
+  input: NewEvent<E>,
+): Promise<StoredEvent> {
   if (eventBusOf(dbOf(tx)).checkData) {
     const drift = schemaDrift(event.schema, input.data);
     if (drift) throw new Error(`${event.type} event data does not match its definition: ${drift}`);

@@ -17,16 +17,20 @@ describe("event definitions", () => {
     const desk = await startTestDesk();
     const { workspace } = await createWorkspaceWithOwner(desk);
     const append = async (data: unknown) =>
-      await transact(desk.deps.db, async (tx) =>
-        // @ts-expect-error the data is checked against the definition at compile time too
-        await appendEvent(tx, noteAdded, { workspaceId: workspace.id, data }),
+      await transact(
+        desk.deps.db,
+        async (tx) =>
+          // @ts-expect-error the data is checked against the definition at compile time too
+          await appendEvent(tx, noteAdded, { workspaceId: workspace.id, data }),
       );
     await expect(append({ note: { id: "n1" } })).rejects.toThrow("note.added event data does not match its definition");
     await expect(append({ note: { id: "n1", body: "x", secret: "y" } })).rejects.toThrow(
       "fields the schema does not describe: note.secret",
     );
-    const stored = await transact(desk.deps.db, async (tx) =>
-      await appendEvent(tx, noteAdded, { workspaceId: workspace.id, data: { note: { id: "n1", body: "x" } } }),
+    const stored = await transact(
+      desk.deps.db,
+      async (tx) =>
+        await appendEvent(tx, noteAdded, { workspaceId: workspace.id, data: { note: { id: "n1", body: "x" } } }),
     );
     expect(stored.type).toBe("note.added");
     expect(stored.data).toEqual({ note: { id: "n1", body: "x" } });
@@ -36,7 +40,10 @@ describe("event definitions", () => {
     const desk = await startTestDesk({ env: { DESK_RESPONSE_CHECKS: "off" } });
     const { workspace } = await createWorkspaceWithOwner(desk);
     const data = { note: { id: "n1" } } as unknown as { note: { id: string; body: string } };
-    const stored = await transact(desk.deps.db, async (tx) => await appendEvent(tx, noteAdded, { workspaceId: workspace.id, data }));
+    const stored = await transact(
+      desk.deps.db,
+      async (tx) => await appendEvent(tx, noteAdded, { workspaceId: workspace.id, data }),
+    );
     expect(stored.data).toEqual({ note: { id: "n1" } });
   });
 

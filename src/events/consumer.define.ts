@@ -40,7 +40,7 @@ export type Consumer<D> = {
   from?: "now" | "beginning";
   /**
    * Runs inside the transaction that advances the cursor, so its changes and the cursor commit
-   * together: a crash loses neither and repeats neither. Synchronous like every `transact`; work
+   * together: a crash loses neither and repeats neither. It may await the store, nothing else (see `transact`); work
    * outside the database goes to a job enqueued here.
    */
   handle(tx: Tx, event: StoredEvent, context: ConsumerContext<D>): void | Promise<void>;

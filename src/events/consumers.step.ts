@@ -164,7 +164,10 @@ function markPending<D>(state: StepState<D>, workspaceIds: readonly string[]): v
  * as commits here and the last poll tell), so a scrape costs what is pending, not every workspace.
  * Null while its table comparison has not finished (just started): then only the table knows.
  */
-export async function pendingLag<D>(state: StepState<D>, name: string): Promise<{ behind: number; oldest: string | null } | null> {
+export async function pendingLag<D>(
+  state: StepState<D>,
+  name: string,
+): Promise<{ behind: number; oldest: string | null } | null> {
   const pending = state.pending.get(name);
   if (!pending || state.scanFrom.get(name) !== null) return null;
   const statements = statementsOf(state.db);
@@ -235,8 +238,10 @@ async function handleRow<D>(
     const wrote = await transact(db, async (tx) => {
       const before = statements.totalChanges.get()!.n;
       const context = { deps, causedBy: row.cause_consumer, depth: row.cause_depth };
-      await withEventCause(tx, { consumer: consumer.name, depth: row.cause_depth + 1 }, async () =>
-        await consumer.handle(tx, storedEventOf(row), context),
+      await withEventCause(
+        tx,
+        { consumer: consumer.name, depth: row.cause_depth + 1 },
+        async () => await consumer.handle(tx, storedEventOf(row), context),
       );
       if (statements.totalChanges.get()!.n === before) return false;
       await advance();
@@ -297,7 +302,7 @@ async function stepWorkspace<D>(
     if (changing.has(row.type)) state.quietCache.get(consumer.name)?.delete(workspaceId);
     // Passed over events need no transaction: the cursor moves past them with the next handled
     // event or at the end of the batch, and re-reading them after a crash does nothing either.
-    if (!handles.has(row.type) || await isQuiet(state, consumer, workspaceId)) {
+    if (!handles.has(row.type) || (await isQuiet(state, consumer, workspaceId))) {
       step.skipped++;
       continue;
     }
@@ -308,7 +313,9 @@ async function stepWorkspace<D>(
   }
   const end = rows.length < budget ? position.last_seq : rows.at(-1)!.seq;
   if (end > written)
-    await transact(state.db, async () => statements.advance.run(consumer.name, workspaceId, end, state.clock.now().toISOString()));
+    await transact(state.db, async () =>
+      statements.advance.run(consumer.name, workspaceId, end, state.clock.now().toISOString()),
+    );
   return { ...step, outcome: end < position.last_seq ? "more" : "done" };
 }
 
@@ -328,7 +335,10 @@ async function scanPage<D>(state: StepState<D>, consumer: Consumer<D>, pending: 
  * how many it handled and whether more wait. A workspace whose event keeps failing waits for its
  * retry while the others go on.
  */
-export async function stepConsumer<D>(state: StepState<D>, consumer: Consumer<D>): Promise<{ handled: number; more: boolean }> {
+export async function stepConsumer<D>(
+  state: StepState<D>,
+  consumer: Consumer<D>,
+): Promise<{ handled: number; more: boolean }> {
   const pending = state.pending.get(consumer.name)!;
   const failures = state.failures.get(consumer.name)!;
   const tally = state.tallies.get(consumer.name)!;

@@ -369,7 +369,10 @@ describe("consumers in a running desk", () => {
     });
     await runner.start();
     try {
-      await transact(desk.deps.db, async (tx) => await appendEvent(tx, anyEvent("test.ping"), { workspaceId: workspace.id, data: {} }));
+      await transact(
+        desk.deps.db,
+        async (tx) => await appendEvent(tx, anyEvent("test.ping"), { workspaceId: workspace.id, data: {} }),
+      );
       const chain = async () =>
         desk.deps.db.$client
           .query<{ cause_consumer: string | null; cause_depth: number }, [string]>(

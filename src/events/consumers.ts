@@ -75,14 +75,16 @@ export async function consumerLag(db: Db, now: Date, names?: readonly string[]):
   const running = runningNamesOf(db);
   const wanted = names ? new Set(names) : running.size > 0 ? running : null;
   const live = liveLagOf(db).lagOf;
-  return await Promise.all(statements.names
-    .all()
-    .filter((c) => !wanted || wanted.has(c.name))
-    .map(async (c) => {
-      const lag = await live?.(c.name) ?? statements.lag.get(c.name);
-      const waited = lag?.oldest ? (now.getTime() - Date.parse(lag.oldest)) / 1000 : 0;
-      return { name: c.name, eventsBehind: lag?.behind ?? 0, secondsBehind: Math.max(0, waited) };
-    }));
+  return await Promise.all(
+    statements.names
+      .all()
+      .filter((c) => !wanted || wanted.has(c.name))
+      .map(async (c) => {
+        const lag = (await live?.(c.name)) ?? statements.lag.get(c.name);
+        const waited = lag?.oldest ? (now.getTime() - Date.parse(lag.oldest)) / 1000 : 0;
+        return { name: c.name, eventsBehind: lag?.behind ?? 0, secondsBehind: Math.max(0, waited) };
+      }),
+  );
 }
 
 export type ConsumerRunnerOptions<D> = {
@@ -100,7 +102,13 @@ export type ConsumerRunnerOptions<D> = {
 const runningNamesOf = deskState("events.consumer-names", () => new Set<string>());
 /** The started runner's answer from its pending workspaces, so `consumerLag` need not read every cursor. */
 const liveLagOf = deskState("events.consumer-lag", () => ({
-  lagOf: null as ((name: string) => ({ behind: number; oldest: string | null } | null) | Promise<{ behind: number; oldest: string | null } | null>) | null,
+  lagOf: null as
+    | ((
+        name: string,
+      ) =>
+        | ({ behind: number; oldest: string | null } | null)
+        | Promise<{ behind: number; oldest: string | null } | null>)
+    | null,
 }));
 const quietCacheOf = deskState("events.quiet-workspaces", () => new Map<string, Map<string, boolean>>());
 

@@ -25,8 +25,12 @@ test("events appended on a desk with a manual clock are stamped with its time", 
   const desk = await startTestDesk({ clock });
   const { workspace } = await createWorkspaceWithOwner(desk);
   const stamp = async () =>
-    (await transact(desk.deps.db, async (tx) => await appendEvent(tx, anyEvent("test.clock"), { workspaceId: workspace.id, data: {} })))
-      .occurred_at;
+    (
+      await transact(
+        desk.deps.db,
+        async (tx) => await appendEvent(tx, anyEvent("test.clock"), { workspaceId: workspace.id, data: {} }),
+      )
+    ).occurred_at;
   expect(await stamp()).toBe("2031-05-06T07:08:09.000Z");
   clock.advance(60_000);
   expect(await stamp()).toBe("2031-05-06T07:09:09.000Z");

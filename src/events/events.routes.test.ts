@@ -15,9 +15,9 @@ describe("GET /v1/events (replay)", () => {
     const viewer = await addMember(desk, workspace.id, "viewer");
     expect((await desk.api("GET", "/v1/events")).status).toBe(401);
     expect((await desk.api("GET", "/v1/events", { headers: viewer.headers })).status).toBe(200);
-    expect((await desk.api("GET", "/v1/events", { headers: (await createKey(desk, owner, ["kb:read"])).headers })).status).toBe(
-      200,
-    );
+    expect(
+      (await desk.api("GET", "/v1/events", { headers: (await createKey(desk, owner, ["kb:read"])).headers })).status,
+    ).toBe(200);
     expect(
       (await desk.api("GET", "/v1/events", { headers: { ...viewer.headers, "desk-workspace": other.workspace.id } }))
         .status,
@@ -30,7 +30,8 @@ describe("GET /v1/events (replay)", () => {
   test("ascending from since, paged by limit, envelopes as stored", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     await transact(desk.deps.db, async (tx) => {
-      for (let i = 0; i < 5; i++) await appendEvent(tx, anyEvent("test.thing"), { workspaceId: workspace.id, data: { i } });
+      for (let i = 0; i < 5; i++)
+        await appendEvent(tx, anyEvent("test.thing"), { workspaceId: workspace.id, data: { i } });
     });
     const res = await desk.api("GET", "/v1/events?since=1&limit=3", { headers: owner.headers });
     expect(res.status).toBe(200);
@@ -126,8 +127,8 @@ describe("GET /v1/events filters API keys by scope", () => {
         .status,
     ).toBe(201);
     const replay = async (scopes: Parameters<typeof createKey>[2]) =>
-      (await desk.api("GET", `/v1/events?since=${start}`, { headers: (await createKey(desk, owner, scopes)).headers })).body
-        .data as Array<{ seq: number; type: string; data: unknown }>;
+      (await desk.api("GET", `/v1/events?since=${start}`, { headers: (await createKey(desk, owner, scopes)).headers }))
+        .body.data as Array<{ seq: number; type: string; data: unknown }>;
     const full = await replay(["tickets:read", "contacts:read", "settings:read"]);
     const types = full.map((e) => e.type);
     expect(types).toContain("ticket.created");
@@ -162,17 +163,24 @@ describe("GET /v1/events filters API keys by scope", () => {
       headers: owner.headers,
       body: { name: "Vault", member_ids: [], private: true },
     });
-    const seq = (await transact(desk.deps.db, async (tx) =>
-      await appendEvent(tx, anyEvent("ticket.updated"), {
-        workspaceId: workspace.id,
-        data: { ticket: { subject: "vault" } },
-        privateTeamId: team.body.id,
-      }),
-    )).seq;
+    const seq = (
+      await transact(
+        desk.deps.db,
+        async (tx) =>
+          await appendEvent(tx, anyEvent("ticket.updated"), {
+            workspaceId: workspace.id,
+            data: { ticket: { subject: "vault" } },
+            privateTeamId: team.body.id,
+          }),
+      )
+    ).seq;
     const at = async (scopes: Parameters<typeof createKey>[2]) =>
       (
-        (await desk.api("GET", `/v1/events?since=${seq - 1}`, { headers: (await createKey(desk, owner, scopes)).headers })).body
-          .data as Array<{ type: string }>
+        (
+          await desk.api("GET", `/v1/events?since=${seq - 1}`, {
+            headers: (await createKey(desk, owner, scopes)).headers,
+          })
+        ).body.data as Array<{ type: string }>
       )[0]!.type;
     expect(await at(["settings:read", "contacts:read", "realtime"])).toBe("event.hidden");
     expect(await at(["tickets:read"])).toBe("ticket.updated");

@@ -15,20 +15,23 @@ describe("event log", () => {
     const { workspace } = await createWorkspaceWithOwner(desk);
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, (_, i) =>
-        Promise.resolve().then(async () =>
-          await transact(desk.deps.db, async (tx) =>
-            await appendEvent(tx, anyEvent("test.write"), { workspaceId: workspace.id, data: { i } }),
-          ),
+        Promise.resolve().then(
+          async () =>
+            await transact(
+              desk.deps.db,
+              async (tx) => await appendEvent(tx, anyEvent("test.write"), { workspaceId: workspace.id, data: { i } }),
+            ),
         ),
       ),
     );
     expect(results.every((r) => r.status === "fulfilled")).toBe(true);
-    const seqs = (await desk.deps.db
-      .select({ seq: events.seq })
-      .from(events)
-      .where(eq(events.workspaceId, workspace.id))
-      .orderBy(asc(events.seq)))
-      .map((r) => r.seq);
+    const seqs = (
+      await desk.deps.db
+        .select({ seq: events.seq })
+        .from(events)
+        .where(eq(events.workspaceId, workspace.id))
+        .orderBy(asc(events.seq))
+    ).map((r) => r.seq);
     expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));
     expect(seqs.length).toBe(51); // the workspace's own creation event plus the 50 writes
   });
@@ -40,14 +43,16 @@ describe("event log", () => {
     const off = onEventsCommitted(desk.deps.db, (batch) =>
       published.push(...batch.filter((e) => e.workspace_id === workspace.id).map((e) => e.seq)),
     );
-    expect(async () =>
-      await transact(desk.deps.db, async (tx) => {
-        await appendEvent(tx, anyEvent("test.doomed"), { workspaceId: workspace.id, data: {} });
-        throw new Error("boom");
-      }),
+    expect(
+      async () =>
+        await transact(desk.deps.db, async (tx) => {
+          await appendEvent(tx, anyEvent("test.doomed"), { workspaceId: workspace.id, data: {} });
+          throw new Error("boom");
+        }),
     ).toThrow("boom");
-    const next = await transact(desk.deps.db, async (tx) =>
-      await appendEvent(tx, anyEvent("test.kept"), { workspaceId: workspace.id, data: {} }),
+    const next = await transact(
+      desk.deps.db,
+      async (tx) => await appendEvent(tx, anyEvent("test.kept"), { workspaceId: workspace.id, data: {} }),
     );
     expect(published).toEqual([]); // published only once committed
     await untilCommitted(desk.deps.db);
@@ -73,7 +78,10 @@ describe("event log", () => {
     const one = (await createWorkspaceWithOwner(desk)).workspace;
     const two = (await createWorkspaceWithOwner(desk)).workspace;
     const add = async (workspaceId: string) =>
-      await transact(desk.deps.db, async (tx) => (await appendEvent(tx, anyEvent("test.count"), { workspaceId, data: {} })).seq);
+      await transact(
+        desk.deps.db,
+        async (tx) => (await appendEvent(tx, anyEvent("test.count"), { workspaceId, data: {} })).seq,
+      );
     expect([await add(one.id), await add(two.id), await add(one.id)]).toEqual([2, 2, 3]);
     await untilCommitted(desk.deps.db);
     const counter = desk.deps.db.$client
@@ -84,8 +92,10 @@ describe("event log", () => {
 
   test("a private-team event goes to the team topic only", async () => {
     const { workspace } = await createWorkspaceWithOwner(desk);
-    const event = await transact(desk.deps.db, async (tx) =>
-      await appendEvent(tx, anyEvent("ticket.updated"), { workspaceId: workspace.id, data: {}, privateTeamId: "t1" }),
+    const event = await transact(
+      desk.deps.db,
+      async (tx) =>
+        await appendEvent(tx, anyEvent("ticket.updated"), { workspaceId: workspace.id, data: {}, privateTeamId: "t1" }),
     );
     expect(event.topics).toEqual([`team:${workspace.id}:t1`]);
   });

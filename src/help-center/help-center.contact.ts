@@ -5,7 +5,11 @@ import type { ContactLink, HelpCenter } from "./help-center.service";
 export type ContactChannels = { widgetKey: string | null; email: string | null };
 
 /** Provided by the widget (the widget and mailboxes are features the help center may not import). */
-export type ContactChannelsOf = (db: Queryable, workspaceId: string, baseUrl: string) => ContactChannels | Promise<ContactChannels>;
+export type ContactChannelsOf = (
+  db: Queryable,
+  workspaceId: string,
+  baseUrl: string,
+) => ContactChannels | Promise<ContactChannels>;
 
 /** The contact form at /help/{slug}/contact, provided by the portal (which the help center may not import). */
 export type ContactForm = (request: Request, center: Pick<HelpCenter, "slug" | "url">) => Promise<Response>;

@@ -14,8 +14,9 @@ export const helpCenterModule = defineModule({
   ports: [contactChannels, contactForm],
   provides: [
     // Drafts and answers ground on the workspace's published articles, linked on its help center.
-    provide(groundingSources, async (deps, { workspaceId, query, limit }) =>
-      await publishedArticlesFor(deps, workspaceId, query, limit),
+    provide(
+      groundingSources,
+      async (deps, { workspaceId, query, limit }) => await publishedArticlesFor(deps, workspaceId, query, limit),
     ),
   ],
 });

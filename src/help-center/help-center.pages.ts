@@ -93,8 +93,7 @@ export function helpCenterPages(deps: Deps, channelsOf?: ContactChannelsOf, cont
         const center = section === "contact" && rest.length === 0 && slug ? await helpCenterAtPath(slug) : null;
         if (center && contactForm) return contactForm(request, center);
         if (request.method === "POST") return new Response(null, { status: 405, headers: { allow: "GET, HEAD" } });
-        const a = await route(site, request, path);
-        return a instanceof Promise ? a.then((ready) => respond(request, ready)) : respond(request, a);
+        return respond(request, await route(site, request, path));
       },
     },
   ];
@@ -138,7 +137,7 @@ function notFound(site: Site, center: HelpCenter | null, path: string): Answer {
 }
 
 /** Only the search (which spends a budget) answers later; every other page stays synchronous. */
-async function route(site: Site, request: Request, path: string): Promise<Answer | Promise<Answer>> {
+async function route(site: Site, request: Request, path: string): Promise<Answer> {
   const { deps, channelsOf, searches } = site;
   const baseUrl = deps.config.baseUrl;
   let parts: string[];

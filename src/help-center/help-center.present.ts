@@ -8,7 +8,7 @@ import {
   type homeOf,
 } from "./help-center.service";
 
-type Collection = ReturnType<typeof homeOf>["collections"][number];
+type Collection = Awaited<ReturnType<typeof homeOf>>["collections"][number];
 
 export const presentPublicCollection = (center: HelpCenter, c: Collection) => ({
   id: c.id,
@@ -30,7 +30,7 @@ export const presentArticleSummary = (center: HelpCenter, a: PublishedArticleSum
   url: articleUrl(center, a.slug),
 });
 
-export const presentHome = (center: HelpCenter, home: ReturnType<typeof homeOf>) => ({
+export const presentHome = (center: HelpCenter, home: Awaited<ReturnType<typeof homeOf>>) => ({
   title: center.title,
   url: center.url,
   brand_color: center.brandColor,
@@ -40,7 +40,10 @@ export const presentHome = (center: HelpCenter, home: ReturnType<typeof homeOf>)
   featured: home.featured.map((a) => presentArticleSummary(center, a)),
 });
 
-export const presentCollectionPage = (center: HelpCenter, page: NonNullable<ReturnType<typeof collectionPageOf>>) => ({
+export const presentCollectionPage = (
+  center: HelpCenter,
+  page: NonNullable<Awaited<ReturnType<typeof collectionPageOf>>>,
+) => ({
   collection: presentPublicCollection(center, { ...page.collection, articleCount: page.articles.length }),
   articles: page.articles.map((a) => presentArticleSummary(center, a)),
 });

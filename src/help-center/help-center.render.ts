@@ -153,7 +153,7 @@ function crumbs(center: HelpCenter, items: Array<[string, string | null]>): stri
     .join("")}</ol></nav>`;
 }
 
-export function homePage(center: HelpCenter, cssUrl: string, home: ReturnType<typeof homeOf>): string {
+export function homePage(center: HelpCenter, cssUrl: string, home: Awaited<ReturnType<typeof homeOf>>): string {
   const collections = home.collections.length
     ? `<h2>${tr(center, "help.collections")}</h2><ul class="collections">${home.collections
         .map(
@@ -183,7 +183,7 @@ export function homePage(center: HelpCenter, cssUrl: string, home: ReturnType<ty
 export function collectionPage(
   center: HelpCenter,
   cssUrl: string,
-  page: NonNullable<ReturnType<typeof collectionPageOf>>,
+  page: NonNullable<Awaited<ReturnType<typeof collectionPageOf>>>,
 ): string {
   const { collection, articles } = page;
   return layout(

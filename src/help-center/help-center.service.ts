@@ -61,7 +61,7 @@ export async function helpCenterAt(db: Queryable, baseUrl: string, slug: string)
 /** What the help center of `workspace` shows of it, whether or not it is on (a preview reads it while off). */
 export function helpCenterOf(
   baseUrl: string,
-  workspace: NonNullable<ReturnType<typeof findWorkspaceBySlug>>,
+  workspace: NonNullable<Awaited<ReturnType<typeof findWorkspaceBySlug>>>,
 ): HelpCenter {
   const settings = workspace.settings ?? {};
   const images = workspace.images ?? {};
@@ -99,7 +99,12 @@ export const collectionUrl = (center: HelpCenter, slug: string) =>
 export async function homeOf(db: Queryable, center: HelpCenter) {
   return {
     collections: await publishedCollections(db, center.workspaceId),
-    featured: await summariesIn(db, center.workspaceId, center.locale, await featuredArticles(db, center.workspaceId, FEATURED)),
+    featured: await summariesIn(
+      db,
+      center.workspaceId,
+      center.locale,
+      await featuredArticles(db, center.workspaceId, FEATURED),
+    ),
   };
 }
 
@@ -126,14 +131,23 @@ export type ArticlePage = {
 };
 
 /** A published article and its collection; counts a view when `countView` (GET, not HEAD). */
-export async function articlePageOf(db: Db, center: HelpCenter, slug: string, countView: boolean): Promise<ArticlePage | null> {
+export async function articlePageOf(
+  db: Db,
+  center: HelpCenter,
+  slug: string,
+  countView: boolean,
+): Promise<ArticlePage | null> {
   const article = await publishedArticleIn(db, center.workspaceId, slug, center.locale);
   if (!article) return null;
   if (countView) await countArticleView(db, center.workspaceId, article.id);
-  const collection = await publishedCollectionById(db, center.workspaceId, article.collectionId) ?? null;
+  const collection = (await publishedCollectionById(db, center.workspaceId, article.collectionId)) ?? null;
   return { article, collection, languages: await publishedLanguagesOf(db, center.workspaceId, article.id) };
 }
 
-export async function searchOf(db: Queryable, center: HelpCenter, q: string): Promise<Array<InLanguage<PublishedArticleSummary>>> {
+export async function searchOf(
+  db: Queryable,
+  center: HelpCenter,
+  q: string,
+): Promise<Array<InLanguage<PublishedArticleSummary>>> {
   return await searchPublishedArticlesIn(db, center.workspaceId, q, SEARCH_LIMIT, center.locale);
 }

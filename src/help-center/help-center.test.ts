@@ -155,7 +155,9 @@ describe("public help center JSON", () => {
     // A view of a help center that is off is not counted.
     const off = await seed({ help_center_enabled: false });
     await page(`/v1/public/help/${off.workspace.slug}/articles/get-a-refund`);
-    expect(first(await desk.deps.db.select().from(kbArticles).where(eq(kbArticles.id, off.refund.id)).limit(1))?.views).toBe(0);
+    expect(
+      first(await desk.deps.db.select().from(kbArticles).where(eq(kbArticles.id, off.refund.id)).limit(1))?.views,
+    ).toBe(0);
   });
 });
 

@@ -26,7 +26,9 @@ export type Readiness = {
 };
 
 /** Mailboxes whose last connection failed (wired from the mailboxes' public file: machinery reads no feature table). */
-export type FailingMailboxes = () => Array<{ email: string; lastError: string }> | Promise<Array<{ email: string; lastError: string }>>;
+export type FailingMailboxes = () =>
+  | Array<{ email: string; lastError: string }>
+  | Promise<Array<{ email: string; lastError: string }>>;
 
 /**
  * A mailbox that cannot connect makes Desk not ready too: mail stops flowing in or out, which a

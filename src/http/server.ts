@@ -34,7 +34,7 @@ export type HttpOptions = {
   /** Answers GET /readyz (src/http/readiness.ts): 200 when ready, 503 with the failing checks. */
   readiness?: () => Promise<Readiness>;
   /** Renders GET /metrics (Prometheus text), served outside /v1. */
-  metrics?: () => string;
+  metrics?: () => string | Promise<string>;
   /** Feature pages outside /v1 (`/help/…`, `/csat/…`, `/widget.js`), each with its own security headers. */
   pages?: readonly Page[];
 };
@@ -241,7 +241,7 @@ async function routeOutsideApi(layer: HttpLayer, request: Request, path: string)
           "GET /metrics needs a bearer token: DESK_METRICS_TOKEN, or on a listener that is not loopback the one in <data dir>/metrics-token.key.",
         ),
       );
-    return new Response(options.metrics(), {
+    return new Response(await options.metrics(), {
       headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8" },
     });
   }

@@ -23,12 +23,11 @@ export async function issueAttestChallenge(deps: AttestDeps): Promise<{ challeng
   const challenge = randomToken(32);
   await transact(deps.db, async (tx) => {
     await tx.delete(appAttestChallenges).where(lt(appAttestChallenges.expiresAt, now.toISOString()));
-    await tx.insert(appAttestChallenges)
-      .values({
-        challenge,
-        expiresAt: new Date(now.getTime() + APP_ATTEST_CHALLENGE_TTL_MS).toISOString(),
-        createdAt: now.toISOString(),
-      });
+    await tx.insert(appAttestChallenges).values({
+      challenge,
+      expiresAt: new Date(now.getTime() + APP_ATTEST_CHALLENGE_TTL_MS).toISOString(),
+      createdAt: now.toISOString(),
+    });
   });
   return { challenge, expires_in: APP_ATTEST_CHALLENGE_TTL_MS / 1000 };
 }
@@ -36,11 +35,12 @@ export async function issueAttestChallenge(deps: AttestDeps): Promise<{ challeng
 async function spendChallenge(deps: AttestDeps, challenge: string): Promise<boolean> {
   const now = deps.clock.now().toISOString();
   return (
-    (await deps.db
-      .delete(appAttestChallenges)
-      .where(eq(appAttestChallenges.challenge, challenge))
-      .returning({ expiresAt: appAttestChallenges.expiresAt }))
-      .filter((r) => r.expiresAt > now).length > 0
+    (
+      await deps.db
+        .delete(appAttestChallenges)
+        .where(eq(appAttestChallenges.challenge, challenge))
+        .returning({ expiresAt: appAttestChallenges.expiresAt })
+    ).filter((r) => r.expiresAt > now).length > 0
   );
 }
 
@@ -53,7 +53,7 @@ export async function registerAttestedKey(
   body: { key_id: string; attestation: string; challenge: string },
 ) {
   if (!deps.config.appAttestAppIds.length) throw disabled();
-  if (!await spendChallenge(deps, body.challenge))
+  if (!(await spendChallenge(deps, body.challenge)))
     throw invalidAt("body.challenge", "The challenge is unknown, expired or already used.", "invalid_challenge");
   const key = await verifyAttestation({
     keyId: body.key_id,
@@ -69,21 +69,31 @@ export async function registerAttestedKey(
   });
   const now = deps.clock.now().toISOString();
   return await transact(deps.db, async (tx) => {
-    if (first(await tx.select({ k: appAttestKeys.keyId }).from(appAttestKeys).where(eq(appAttestKeys.keyId, key.keyId)).limit(1)))
+    if (
+      first(
+        await tx
+          .select({ k: appAttestKeys.keyId })
+          .from(appAttestKeys)
+          .where(eq(appAttestKeys.keyId, key.keyId))
+          .limit(1),
+      )
+    )
       throw conflict("This key is already registered.");
-    const row = one(await tx
-      .insert(appAttestKeys)
-      .values({
-        keyId: key.keyId,
-        appId: key.appId,
-        publicKey: key.publicKeyPem,
-        receipt: key.receipt.toString("base64"),
-        environment: key.environment,
-        counter: 0,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning());
+    const row = one(
+      await tx
+        .insert(appAttestKeys)
+        .values({
+          keyId: key.keyId,
+          appId: key.appId,
+          publicKey: key.publicKeyPem,
+          receipt: key.receipt.toString("base64"),
+          environment: key.environment,
+          counter: 0,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     return { key_id: row.keyId, app_id: row.appId, environment: row.environment, created_at: row.createdAt };
   });
 }
@@ -102,7 +112,7 @@ export async function acceptAppAttestProof(deps: AttestDeps, proof: AppAttestPro
   } catch {
     return false;
   }
-  if (typeof challenge !== "string" || !await spendChallenge(deps, challenge)) return false;
+  if (typeof challenge !== "string" || !(await spendChallenge(deps, challenge))) return false;
   const key = first(await deps.db.select().from(appAttestKeys).where(eq(appAttestKeys.keyId, proof.key_id)).limit(1));
   if (!key || !deps.config.appAttestAppIds.includes(key.appId)) return false;
   let counter: number;

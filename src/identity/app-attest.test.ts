@@ -63,7 +63,9 @@ describe("registering a key (attestation)", () => {
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ key_id: key.keyId, app_id: APP_ID, environment: "development" });
-    const row = first(await desk.deps.db.select().from(appAttestKeys).where(eq(appAttestKeys.keyId, key.keyId)).limit(1))!;
+    const row = first(
+      await desk.deps.db.select().from(appAttestKeys).where(eq(appAttestKeys.keyId, key.keyId)).limit(1),
+    )!;
     expect(row.counter).toBe(0);
     expect(row.publicKey).toStartWith("-----BEGIN PUBLIC KEY-----");
     expect(Buffer.from(row.receipt, "base64").toString()).toBe("receipt");
@@ -107,7 +109,9 @@ describe("registering a key (attestation)", () => {
         code: "invalid_attestation",
       });
       expect(res.body.errors[0].location).toBe("body.attestation");
-      expect(first(await desk.deps.db.select().from(appAttestKeys).where(eq(appAttestKeys.keyId, key.keyId)).limit(1))).toBeUndefined();
+      expect(
+        first(await desk.deps.db.select().from(appAttestKeys).where(eq(appAttestKeys.keyId, key.keyId)).limit(1)),
+      ).toBeUndefined();
     }
   });
 
@@ -200,7 +204,10 @@ describe("an app_attest proof where the web sends a solved challenge", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.refresh_token).toBeString();
-    expect(first(await desk.deps.db.select().from(appAttestKeys).where(eq(appAttestKeys.keyId, key.keyId)).limit(1))!.counter).toBe(1);
+    expect(
+      first(await desk.deps.db.select().from(appAttestKeys).where(eq(appAttestKeys.keyId, key.keyId)).limit(1))!
+        .counter,
+    ).toBe(1);
   });
 
   test("refused (403 challenge_failed): wrong signer, unknown key, replayed proof, counter not rising", async () => {

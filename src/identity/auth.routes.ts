@@ -140,7 +140,7 @@ function signInRoutes(deps: Deps, limits: SignInLimits) {
           body.challenge,
           body.app_attest,
         );
-        assertPasswordSignInAllowed(deps, user);
+        await assertPasswordSignInAllowed(deps, user);
         await assertRoomForAccount(deps, request, user.id);
         if (user.mfaEnabled) return { mfa_required: true as const, mfa_token: await issueMfaToken(deps, user) };
         return beginSession(deps, request, set, user, { mfaVerified: false });
@@ -168,7 +168,7 @@ function signInRoutes(deps: Deps, limits: SignInLimits) {
           request,
           `mfa:${user.id}`,
           async () => {
-            if (!await consumeSecondFactor(deps, user, body.code))
+            if (!(await consumeSecondFactor(deps, user, body.code)))
               throw unauthorized("The code is wrong or was already used.");
           },
           null,

@@ -75,7 +75,7 @@ export async function limitedAttempt<T>(
     (ipKey !== null && (await limits.ip.count(ipKey)) >= CHALLENGE_AFTER.perIp);
   if (challenge !== null && suspicious) {
     if (appAttest) {
-      if (!await limits.appAttest(appAttest)) throw challengeFailed();
+      if (!(await limits.appAttest(appAttest))) throw challengeFailed();
     } else if (!challenge) throw challengeRequired();
     else if (!(await limits.challenges.accept(challenge))) throw challengeFailed();
   }
@@ -117,10 +117,12 @@ export async function registerUser(
     if (first(await tx.select({ id: users.id }).from(users).where(eq(users.email, email)).limit(1))) {
       throw conflict("An account with this email already exists; sign in instead.");
     }
-    return one(await tx
-      .insert(users)
-      .values({ id: newId(), email, name: input.name, passwordHash, createdAt: now, updatedAt: now })
-      .returning());
+    return one(
+      await tx
+        .insert(users)
+        .values({ id: newId(), email, name: input.name, passwordHash, createdAt: now, updatedAt: now })
+        .returning(),
+    );
   });
 }
 
@@ -136,8 +138,8 @@ export async function authenticatePassword(deps: Pick<Deps, "db">, email: string
  * Password and passkey sign-ins of a person whose workspace requires single sign-on are refused
  * (403 sso_required) once the credential itself was checked, so the answer tells a stranger nothing.
  */
-export function assertPasswordSignInAllowed(deps: Pick<Deps, "lookups">, user: UserRow): void {
-  const names = deps.lookups.ssoOnlyWorkspaces(user.id);
+export async function assertPasswordSignInAllowed(deps: Pick<Deps, "lookups">, user: UserRow): Promise<void> {
+  const names = await deps.lookups.ssoOnlyWorkspaces(user.id);
   if (names.length)
     throw new DeskError(
       403,
@@ -176,7 +178,8 @@ export async function consumeSecondFactor(
     }
     const remaining = useRecoveryCode(fresh.mfaRecoveryHashes, code);
     if (!remaining) return false;
-    await tx.update(users)
+    await tx
+      .update(users)
       .set({ mfaRecoveryHashes: JSON.stringify(remaining), updatedAt: now.toISOString() })
       .where(eq(users.id, user.id));
     return true;

@@ -32,13 +32,7 @@ export async function browserSessions(db: Queryable, request: Request, now: Date
   const parsed = cookies.map((cookie) => ({ cookie, token: parseRefreshToken(cookie.token) }));
   const ids = [...new Set(parsed.flatMap((p) => (p.token ? [p.token.sessionId] : [])))];
   if (!ids.length) return [];
-  const rows = new Map(
-    (await db
-      .select()
-      .from(sessions)
-      .where(inArray(sessions.id, ids)))
-      .map((row) => [row.id, row]),
-  );
+  const rows = new Map((await db.select().from(sessions).where(inArray(sessions.id, ids))).map((row) => [row.id, row]));
   const nowIso = now.toISOString();
   const live: BrowserAccount[] = [];
   for (const { cookie, token } of parsed) {

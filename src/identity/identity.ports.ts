@@ -24,4 +24,6 @@ export type ApiKeyCaller = {
 
 /** GET /v1/me for an API key: the api-keys feature, above this one, reads the key and its workspace. */
 export const apiKeyCallerOf =
-  definePort<(db: Queryable, keyId: string) => (ApiKeyCaller | undefined) | Promise<ApiKeyCaller | undefined>>("identity.apiKeyCallerOf");
+  definePort<(db: Queryable, keyId: string) => (ApiKeyCaller | undefined) | Promise<ApiKeyCaller | undefined>>(
+    "identity.apiKeyCallerOf",
+  );

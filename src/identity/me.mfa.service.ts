@@ -35,7 +35,11 @@ export async function setupMfa(deps: MfaDeps, user: UserContext): Promise<{ secr
  * Confirms enrolment with a code from the authenticator: turns two-factor on, answers ten
  * recovery codes once (only their hashes are kept) and marks the current session as verified.
  */
-export async function enableMfa(deps: MfaDeps, user: UserContext, code: string): Promise<{ enabled: true; recovery_codes: string[] }> {
+export async function enableMfa(
+  deps: MfaDeps,
+  user: UserContext,
+  code: string,
+): Promise<{ enabled: true; recovery_codes: string[] }> {
   const row = await signedInUser(deps, user);
   if (row.mfaEnabled) throw conflict("Two-factor sign-in is already on.");
   if (!row.mfaSecretSealed) throw conflict("Start with POST /v1/me/mfa/setup.");
@@ -49,7 +53,8 @@ export async function enableMfa(deps: MfaDeps, user: UserContext, code: string):
     );
   const { codes, hashes } = newRecoveryCodes();
   await transact(deps.db, async (tx) => {
-    await tx.update(users)
+    await tx
+      .update(users)
       .set({
         mfaEnabled: true,
         mfaLastStep: step,
@@ -58,7 +63,8 @@ export async function enableMfa(deps: MfaDeps, user: UserContext, code: string):
       })
       .where(eq(users.id, row.id));
     if (user.sessionId)
-      await tx.update(sessions)
+      await tx
+        .update(sessions)
         .set({ mfaVerified: true, updatedAt: now.toISOString() })
         .where(eq(sessions.id, user.sessionId));
   });

@@ -51,7 +51,7 @@ export async function changePassword(
     await retireResets(tx, row.id, now);
     return await revokeSessionsOf(tx, row.id, "password_changed", now, user.sessionId);
   });
-  limiter.reset(user.userId);
+  await limiter.reset(user.userId);
   if (ended.length) signalAccessEnded(deps.db, { kind: "sessions", userId: row.id, sessionIds: ended });
   return { signed_out_sessions: ended.length };
 }
@@ -90,17 +90,20 @@ export async function listMySessions(deps: SecurityDeps, user: UserContext): Pro
 export async function revokeMySession(deps: SecurityDeps, user: UserContext, sessionId: string): Promise<void> {
   const now = deps.clock.now();
   const found = await transact(deps.db, async (tx) => {
-    const row = first(await tx
-      .select({ id: sessions.id })
-      .from(sessions)
-      .where(
-        and(
-          eq(sessions.id, sessionId),
-          eq(sessions.userId, user.userId),
-          isNull(sessions.revokedAt),
-          gt(sessions.expiresAt, now.toISOString()),
-        ),
-      ).limit(1));
+    const row = first(
+      await tx
+        .select({ id: sessions.id })
+        .from(sessions)
+        .where(
+          and(
+            eq(sessions.id, sessionId),
+            eq(sessions.userId, user.userId),
+            isNull(sessions.revokedAt),
+            gt(sessions.expiresAt, now.toISOString()),
+          ),
+        )
+        .limit(1),
+    );
     if (row) await revokeSession(tx, row.id, "signed_out_elsewhere", now);
     return !!row;
   });
@@ -109,9 +112,15 @@ export async function revokeMySession(deps: SecurityDeps, user: UserContext, ses
 }
 
 /** POST /v1/me/sessions/sign-out-others: ends every session but the caller's. */
-export async function revokeOtherSessions(deps: SecurityDeps, user: UserContext): Promise<{ signed_out_sessions: number }> {
+export async function revokeOtherSessions(
+  deps: SecurityDeps,
+  user: UserContext,
+): Promise<{ signed_out_sessions: number }> {
   const now = deps.clock.now();
-  const ended = await transact(deps.db, async (tx) => await revokeSessionsOf(tx, user.userId, "signed_out_elsewhere", now, user.sessionId));
+  const ended = await transact(
+    deps.db,
+    async (tx) => await revokeSessionsOf(tx, user.userId, "signed_out_elsewhere", now, user.sessionId),
+  );
   if (ended.length) signalAccessEnded(deps.db, { kind: "sessions", userId: user.userId, sessionIds: ended });
   return { signed_out_sessions: ended.length };
 }

@@ -14,7 +14,8 @@ const signals: AccessEnded[] = [];
 onAccessEnded(desk.deps.db, (s) => signals.push(s));
 
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
-const sessionRow = async (id: string) => first(await desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).limit(1))!;
+const sessionRow = async (id: string) =>
+  first(await desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).limit(1))!;
 const login = (email: string, password: string) =>
   desk.api("POST", "/v1/auth/login", { headers: { "user-agent": "Firefox test" }, body: { email, password } });
 
@@ -49,11 +50,9 @@ describe("POST /v1/me/password", () => {
       (await desk.api("POST", "/v1/auth/password/reset", { body: { token, password: "third-password" } })).status,
     ).toBe(422);
     expect(
-      (await desk.deps.db
-        .select()
-        .from(passwordResets)
-        .where(eq(passwordResets.userId, person.id)))
-        .every((r) => r.usedAt),
+      (await desk.deps.db.select().from(passwordResets).where(eq(passwordResets.userId, person.id))).every(
+        (r) => r.usedAt,
+      ),
     ).toBe(true);
   }, 20_000);
 

@@ -50,7 +50,10 @@ export const findUserRow = async (deps: Pick<Deps, "db">, userId: string): Promi
  * GET /v1/me for any credential. A person: themselves and their workspaces. An API key: its
  * creator (or null), its own workspace with the role keys act with (admin), and the key itself.
  */
-export async function describeCaller(deps: Pick<Deps, "db" | "credentials" | "ports">, credential: Credential): Promise<MeAnswer> {
+export async function describeCaller(
+  deps: Pick<Deps, "db" | "credentials" | "ports">,
+  credential: Credential,
+): Promise<MeAnswer> {
   if (credential.kind === "api_key") {
     const key = await deps.ports.get(apiKeyCallerOf)(deps.db, credential.apiKeyId);
     if (!key) throw unauthorized();

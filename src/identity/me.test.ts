@@ -87,7 +87,9 @@ describe("PATCH /v1/me", () => {
     expect(res.status).toBe(200);
     expect(res.body.user.name).toBe("Renamed Person");
     expect(res.body.workspaces).toEqual([expect.objectContaining({ id: workspace.id, role: "agent" })]);
-    expect(first(await desk.deps.db.select().from(users).where(eq(users.id, agent.id)).limit(1))!.name).toBe("Renamed Person");
+    expect(first(await desk.deps.db.select().from(users).where(eq(users.id, agent.id)).limit(1))!.name).toBe(
+      "Renamed Person",
+    );
   });
 
   test("an empty body changes nothing", async () => {

@@ -66,7 +66,9 @@ describe("enrolment", () => {
     expect(stored.mfaRecoveryHashes).not.toContain(enable.body.recovery_codes[0]);
     expect(JSON.parse(stored.mfaRecoveryHashes!)).toHaveLength(10);
     // The enrolling session proved a code.
-    expect(first(await desk.deps.db.select().from(sessions).where(eq(sessions.id, person.sessionId)).limit(1))!.mfaVerified).toBe(true);
+    expect(
+      first(await desk.deps.db.select().from(sessions).where(eq(sessions.id, person.sessionId)).limit(1))!.mfaVerified,
+    ).toBe(true);
 
     expect((await desk.api("POST", "/v1/me/mfa/setup", { headers: auth(person.token) })).status).toBe(409);
     expect(
@@ -112,10 +114,13 @@ describe("signing in with two-factor", () => {
     const access = decodeJwt(done.body.access_token);
     expect(access.amr).toEqual(["pwd", "otp"]);
     expect(access.auth_time).toBe(Math.floor(clock.now().getTime() / 1000));
-    const session = first(await desk.deps.db
-      .select()
-      .from(sessions)
-      .where(eq(sessions.id, access.sid as string)).limit(1))!;
+    const session = first(
+      await desk.deps.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.id, access.sid as string))
+        .limit(1),
+    )!;
     expect(session.mfaVerified).toBe(true);
 
     // The same code cannot be replayed within its window.

@@ -9,7 +9,8 @@ import { NATIVE, TestBrowser } from "../../test/kit/browser";
 const BASE = "https://desk.example.test";
 const desk = await startTestDesk({ env: { DESK_BASE_URL: BASE } });
 
-const sessionRow = async (id: string) => first(await desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).limit(1))!;
+const sessionRow = async (id: string) =>
+  first(await desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).limit(1))!;
 
 const crossSite: Array<[string, Record<string, string>]> = [
   ["a foreign Origin", { origin: "http://evil.example" }],
@@ -95,7 +96,9 @@ describe("cookie routes refuse cross-site browser requests", () => {
     });
     expect(cross.status).toBe(403);
     expect(cross.body.code).toBe("forbidden");
-    expect(first(await desk.deps.db.select().from(users).where(eq(users.email, "cross@example.test")).limit(1))).toBeUndefined();
+    expect(
+      first(await desk.deps.db.select().from(users).where(eq(users.email, "cross@example.test")).limit(1)),
+    ).toBeUndefined();
     const same = await desk.api("POST", "/v1/invitations/accept", { headers: { origin: BASE }, body });
     expect(same.status).toBe(201);
   });

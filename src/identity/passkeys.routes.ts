@@ -116,7 +116,7 @@ export function passkeySignInRoutes(deps: Deps) {
           () => authenticatePasskey(deps, body),
           null,
         );
-        assertPasswordSignInAllowed(deps, user);
+        await assertPasswordSignInAllowed(deps, user);
         await assertRoomForAccount(deps, request, user.id);
         return beginSession(deps, request, set, user, { mfaVerified: true });
       },

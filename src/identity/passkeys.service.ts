@@ -51,18 +51,22 @@ export const listPasskeys = async (deps: PasskeyDeps, user: UserContext) => ({
   data: (await passkeysOf(deps, user.userId)).map(presentPasskey),
 });
 
-async function storeChallenge(deps: PasskeyDeps, challenge: string, kind: "register" | "sign_in", userId: string | null) {
+async function storeChallenge(
+  deps: PasskeyDeps,
+  challenge: string,
+  kind: "register" | "sign_in",
+  userId: string | null,
+) {
   const now = deps.clock.now();
   await transact(deps.db, async (tx) => {
     await tx.delete(passkeyChallenges).where(lt(passkeyChallenges.expiresAt, now.toISOString()));
-    await tx.insert(passkeyChallenges)
-      .values({
-        challenge,
-        kind,
-        userId,
-        expiresAt: new Date(now.getTime() + PASSKEY_CHALLENGE_TTL_MS).toISOString(),
-        createdAt: now.toISOString(),
-      });
+    await tx.insert(passkeyChallenges).values({
+      challenge,
+      kind,
+      userId,
+      expiresAt: new Date(now.getTime() + PASSKEY_CHALLENGE_TTL_MS).toISOString(),
+      createdAt: now.toISOString(),
+    });
   });
 }
 
@@ -150,7 +154,7 @@ export async function registerPasskey(
   const row = await personOf(deps, user);
   assertStrongSession(row, user);
   const challenge = signedChallenge(body.credential.response.clientDataJSON);
-  if (!await spendChallenge(deps, challenge, "register", row.id))
+  if (!(await spendChallenge(deps, challenge, "register", row.id)))
     throw invalidPasskey("The passkey challenge is unknown, expired or already used; start again.");
   const rp = relyingParty(deps.config);
   const { verifyRegistrationResponse } = await webauthn();
@@ -167,37 +171,49 @@ export async function registerPasskey(
   const info = result.registrationInfo;
   const now = deps.clock.now().toISOString();
   return await transact(deps.db, async (tx) => {
-    if (first(await tx.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.credentialId, info.credential.id)).limit(1)))
+    if (
+      first(
+        await tx
+          .select({ id: passkeys.id })
+          .from(passkeys)
+          .where(eq(passkeys.credentialId, info.credential.id))
+          .limit(1),
+      )
+    )
       throw conflict("This passkey is already registered.");
     const count = (await tx.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, row.id))).length;
     if (count >= MAX_PASSKEYS)
       throw conflict(`You already have ${MAX_PASSKEYS} passkeys; remove one first.`, "passkey_limit");
-    const created = one(await tx
-      .insert(passkeys)
-      .values({
-        id: newId(),
-        userId: row.id,
-        credentialId: info.credential.id,
-        publicKey: Buffer.from(info.credential.publicKey).toString("base64url"),
-        counter: info.credential.counter,
-        transports: info.credential.transports ? JSON.stringify(info.credential.transports) : null,
-        name: body.name,
-        deviceType: info.credentialDeviceType,
-        backedUp: info.credentialBackedUp,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning());
+    const created = one(
+      await tx
+        .insert(passkeys)
+        .values({
+          id: newId(),
+          userId: row.id,
+          credentialId: info.credential.id,
+          publicKey: Buffer.from(info.credential.publicKey).toString("base64url"),
+          counter: info.credential.counter,
+          transports: info.credential.transports ? JSON.stringify(info.credential.transports) : null,
+          name: body.name,
+          deviceType: info.credentialDeviceType,
+          backedUp: info.credentialBackedUp,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     return presentPasskey(created);
   });
 }
 
 export async function renamePasskey(deps: PasskeyDeps, user: UserContext, id: string, name: string) {
-  const updated = one(await deps.db
-    .update(passkeys)
-    .set({ name, updatedAt: deps.clock.now().toISOString() })
-    .where(and(eq(passkeys.id, id), eq(passkeys.userId, user.userId)))
-    .returning());
+  const updated = one(
+    await deps.db
+      .update(passkeys)
+      .set({ name, updatedAt: deps.clock.now().toISOString() })
+      .where(and(eq(passkeys.id, id), eq(passkeys.userId, user.userId)))
+      .returning(),
+  );
   if (!updated) throw notFound("Passkey");
   return presentPasskey(updated);
 }
@@ -236,7 +252,7 @@ export async function authenticatePasskey(
 ): Promise<UserRow> {
   const credential = body.credential;
   const challenge = signedChallenge(credential.response.clientDataJSON);
-  if (!await spendChallenge(deps, challenge, "sign_in", null)) throw passkeyRefused();
+  if (!(await spendChallenge(deps, challenge, "sign_in", null))) throw passkeyRefused();
   const stored = first(await deps.db.select().from(passkeys).where(eq(passkeys.credentialId, credential.id)).limit(1));
   if (!stored) throw passkeyRefused();
   if (
@@ -266,18 +282,20 @@ export async function authenticatePasskey(
   // same counter (a clone, or a replay raced against the original) both pass that check, so the store
   // decides. Only the first to move the stored counter past its value wins; an authenticator that
   // keeps no counter (0 before and after) has nothing to race on.
-  const kept = one(await deps.db
-    .update(passkeys)
-    .set({
-      counter: newCounter,
-      backedUp: result.authenticationInfo.credentialBackedUp,
-      lastUsedAt: now,
-      updatedAt: now,
-    })
-    .where(
-      and(eq(passkeys.id, stored.id), newCounter === 0 ? eq(passkeys.counter, 0) : lt(passkeys.counter, newCounter)),
-    )
-    .returning({ id: passkeys.id }));
+  const kept = one(
+    await deps.db
+      .update(passkeys)
+      .set({
+        counter: newCounter,
+        backedUp: result.authenticationInfo.credentialBackedUp,
+        lastUsedAt: now,
+        updatedAt: now,
+      })
+      .where(
+        and(eq(passkeys.id, stored.id), newCounter === 0 ? eq(passkeys.counter, 0) : lt(passkeys.counter, newCounter)),
+      )
+      .returning({ id: passkeys.id }),
+  );
   if (!kept) throw passkeyRefused();
   const person = first(await deps.db.select().from(users).where(eq(users.id, stored.userId)).limit(1));
   if (!person) throw passkeyRefused();

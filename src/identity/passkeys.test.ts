@@ -160,7 +160,9 @@ describe("registering passkeys", () => {
     expect((await desk.api("DELETE", `/v1/me/passkeys/${passkey.id}`, { headers: auth(person.token) })).status).toBe(
       204,
     );
-    expect(first(await desk.deps.db.select().from(passkeys).where(eq(passkeys.id, passkey.id)).limit(1))).toBeUndefined();
+    expect(
+      first(await desk.deps.db.select().from(passkeys).where(eq(passkeys.id, passkey.id)).limit(1)),
+    ).toBeUndefined();
   });
 
   test("with two-factor on, only a session that passed it may add or remove passkeys (403)", async () => {
@@ -182,8 +184,13 @@ describe("signing in with a passkey", () => {
     expect(options).toMatchObject({ userVerification: "required" });
     expect((options as { allowCredentials?: unknown[] }).allowCredentials ?? []).toEqual([]);
     expect(
-      first(await desk.deps.db.select().from(passkeyChallenges).where(eq(passkeyChallenges.challenge, options.challenge)).limit(1))
-        ?.kind,
+      first(
+        await desk.deps.db
+          .select()
+          .from(passkeyChallenges)
+          .where(eq(passkeyChallenges.challenge, options.challenge))
+          .limit(1),
+      )?.kind,
     ).toBe("sign_in");
   });
 
@@ -200,10 +207,13 @@ describe("signing in with a passkey", () => {
     expect(res.body.refresh_token).toBeUndefined();
     expect(browser.refreshCookies()).toEqual([`desk_rt_${person.id}`]);
     const claims = decodeJwt(res.body.access_token);
-    const session = first(await desk.deps.db
-      .select()
-      .from(sessions)
-      .where(eq(sessions.id, claims.sid as string)).limit(1));
+    const session = first(
+      await desk.deps.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.id, claims.sid as string))
+        .limit(1),
+    );
     expect(session?.mfaVerified).toBe(true);
     expect(session?.userId).toBe(person.id);
     const row = first(await desk.deps.db.select().from(passkeys).where(eq(passkeys.id, passkey.id)).limit(1))!;
@@ -258,16 +268,18 @@ describe("signing in with a passkey", () => {
     const person = await createUser(desk);
     const { authenticator, passkey } = await enrol(person);
     for (let round = 1; round <= 3; round++) {
-      const [first, second] = [await signInOptions(), await signInOptions()];
+      const [firstOptions, secondOptions] = [await signInOptions(), await signInOptions()];
       const counter = round * 5;
-      const assertions = [authenticator.get(first, { counter }), authenticator.get(second, { counter })];
+      const assertions = [authenticator.get(firstOptions, { counter }), authenticator.get(secondOptions, { counter })];
       const answers = await Promise.all(
         assertions.map((credential) =>
           desk.api("POST", "/v1/auth/passkey/login", { headers: anon(), body: { credential } }),
         ),
       );
       expect(answers.map((a) => a.status).sort()).toEqual([200, 401]);
-      expect(first(await desk.deps.db.select().from(passkeys).where(eq(passkeys.id, passkey.id)).limit(1))!.counter).toBe(counter);
+      expect(
+        first(await desk.deps.db.select().from(passkeys).where(eq(passkeys.id, passkey.id)).limit(1))!.counter,
+      ).toBe(counter);
     }
   });
 
@@ -304,6 +316,8 @@ describe("signing in with a passkey", () => {
         })
       ).status,
     ).toBe(200);
-    expect(first(await desk.deps.db.select().from(users).where(eq(users.id, person.id)).limit(1))?.mfaLastStep).toBeNull();
+    expect(
+      first(await desk.deps.db.select().from(users).where(eq(users.id, person.id)).limit(1))?.mfaLastStep,
+    ).toBeNull();
   });
 });

@@ -23,11 +23,14 @@ export const passwordResetMailJob = defineJob({
   retry: { maxAttempts: 6, baseDelayMs: 15_000, maxDelayMs: 10 * 60_000 },
   async handler(payload, run: JobContext<Deps>) {
     const { deps } = run;
-    const row = first(await deps.db
-      .select({ reset: passwordResets, email: users.email, name: users.name, locale: users.locale })
-      .from(passwordResets)
-      .innerJoin(users, eq(users.id, passwordResets.userId))
-      .where(eq(passwordResets.id, payload.reset_id)).limit(1));
+    const row = first(
+      await deps.db
+        .select({ reset: passwordResets, email: users.email, name: users.name, locale: users.locale })
+        .from(passwordResets)
+        .innerJoin(users, eq(users.id, passwordResets.userId))
+        .where(eq(passwordResets.id, payload.reset_id))
+        .limit(1),
+    );
     if (!row || row.reset.usedAt || row.reset.expiresAt <= deps.clock.now().toISOString()) return;
     const url = deps.secrets.open(payload.sealed_url);
     // The person's own language, else English: an account is no one workspace's, so none of theirs decides.

@@ -49,18 +49,20 @@ async function issueReset(
 ) {
   const token = randomToken(32);
   const now = deps.clock.now();
-  const row = one(await tx
-    .insert(passwordResets)
-    .values({
-      id: newId(),
-      userId,
-      tokenHash: sha256Hex(token),
-      requestedBy,
-      requestedIp: ip,
-      expiresAt: new Date(now.getTime() + RESET_TTL_MS).toISOString(),
-      createdAt: now.toISOString(),
-    })
-    .returning());
+  const row = one(
+    await tx
+      .insert(passwordResets)
+      .values({
+        id: newId(),
+        userId,
+        tokenHash: sha256Hex(token),
+        requestedBy,
+        requestedIp: ip,
+        expiresAt: new Date(now.getTime() + RESET_TTL_MS).toISOString(),
+        createdAt: now.toISOString(),
+      })
+      .returning(),
+  );
   return { row, url: resetUrl(deps.config, token) };
 }
 
@@ -95,7 +97,9 @@ export async function issueOperatorReset(
   email: string,
 ): Promise<{ url: string; expiresAt: string } | null> {
   return await transact(deps.db, async (tx) => {
-    const user = first(await tx.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase())).limit(1));
+    const user = first(
+      await tx.select({ id: users.id }).from(users).where(eq(users.email, email.trim().toLowerCase())).limit(1),
+    );
     if (!user) return null;
     const { row, url } = await issueReset(tx, deps, user.id, "operator", null);
     return { url, expiresAt: row.expiresAt };
@@ -107,7 +111,8 @@ const invalidToken = () =>
 
 /** Marks every open reset of a person used: a finished reset or a changed password retires the others. */
 export async function retireResets(tx: Tx, userId: string, now: Date): Promise<void> {
-  await tx.update(passwordResets)
+  await tx
+    .update(passwordResets)
     .set({ usedAt: now.toISOString() })
     .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
 }

@@ -28,7 +28,8 @@ onAccessEnded(desk.deps.db, (s) => signals.push(s));
 const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 const resetsOf = async (userId: string) =>
   await desk.deps.db.select().from(passwordResets).where(eq(passwordResets.userId, userId));
-const sessionRow = async (id: string) => first(await desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).limit(1))!;
+const sessionRow = async (id: string) =>
+  first(await desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).limit(1))!;
 const forgot = (email: string, d: TestDesk = desk) => d.api("POST", "/v1/auth/password/forgot", { body: { email } });
 const login = (email: string, password: string) => desk.api("POST", "/v1/auth/login", { body: { email, password } });
 

@@ -26,13 +26,7 @@ const sessionEnded = () => unauthorized("The session has ended; sign in again.")
 async function sessionsByToken(deps: Pick<Deps, "db">, tokens: string[]): Promise<Map<string, SessionRow>> {
   const ids = tokens.flatMap((t) => parseRefreshToken(t)?.sessionId ?? []);
   if (!ids.length) return new Map();
-  return new Map(
-    (await deps.db
-      .select()
-      .from(sessions)
-      .where(inArray(sessions.id, ids)))
-      .map((s) => [s.id, s]),
-  );
+  return new Map((await deps.db.select().from(sessions).where(inArray(sessions.id, ids))).map((s) => [s.id, s]));
 }
 
 /**
@@ -90,10 +84,13 @@ export async function refreshSession(
   const expectedUser = cookie?.userId ?? null;
   const outcome = await transact(deps.db, async (tx) => {
     // A cookie named for one person must hold that person's session: never rotate someone else's.
-    const owner = first(await tx
-      .select({ userId: sessions.userId })
-      .from(sessions)
-      .where(eq(sessions.id, parseRefreshToken(token)?.sessionId ?? "")).limit(1));
+    const owner = first(
+      await tx
+        .select({ userId: sessions.userId })
+        .from(sessions)
+        .where(eq(sessions.id, parseRefreshToken(token)?.sessionId ?? ""))
+        .limit(1),
+    );
     if (expectedUser && owner?.userId !== expectedUser) return { kind: "invalid" as const };
     return await rotateRefreshToken(tx, token, now);
   });
@@ -118,23 +115,24 @@ export async function listBrowserAccounts(deps: Pick<Deps, "db" | "clock" | "cre
   const accounts = await browserAccounts(deps.db, request, deps.clock.now());
   if (!accounts.length) return { accounts: [] };
   const rows = new Map(
-    (await deps.db
-      .select()
-      .from(users)
-      .where(
-        inArray(
-          users.id,
-          accounts.map((a) => a.userId),
-        ),
-      ))
-      .map((u) => [u.id, u]),
+    (
+      await deps.db
+        .select()
+        .from(users)
+        .where(
+          inArray(
+            users.id,
+            accounts.map((a) => a.userId),
+          ),
+        )
+    ).map((u) => [u.id, u]),
   );
-  return {
-    accounts: accounts.flatMap(async (a) => {
-      const user = rows.get(a.userId);
-      return user ? [{ user: presentUser(user), workspaces: await deps.credentials.workspacesOf(user.id) }] : [];
-    }),
-  };
+  const answer = [];
+  for (const a of accounts) {
+    const user = rows.get(a.userId);
+    if (user) answer.push({ user: presentUser(user), workspaces: await deps.credentials.workspacesOf(user.id) });
+  }
+  return { accounts: answer };
 }
 
 /**

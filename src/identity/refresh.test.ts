@@ -11,7 +11,8 @@ const desk = await startTestDesk();
 const signals: AccessEnded[] = [];
 onAccessEnded(desk.deps.db, (s) => signals.push(s));
 
-const sessionRow = async (id: string) => first(await desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).limit(1))!;
+const sessionRow = async (id: string) =>
+  first(await desk.deps.db.select().from(sessions).where(eq(sessions.id, id)).limit(1))!;
 const sessionIdOf = (token: string) => token.split(".")[0]!;
 
 /** A browser already holding the given people's refresh cookies. */
@@ -126,7 +127,9 @@ describe("refresh", () => {
     const res = await browser.post("/v1/auth/refresh");
     const { decodeJwt } = await import("jose");
     const claims = decodeJwt(res.body.access_token);
-    expect(claims.auth_time).toBe(Math.floor(new Date((await sessionRow(user.sessionId)).authenticatedAt).getTime() / 1000));
+    expect(claims.auth_time).toBe(
+      Math.floor(new Date((await sessionRow(user.sessionId)).authenticatedAt).getTime() / 1000),
+    );
     expect(claims.sid).toBe(user.sessionId);
   });
 });

@@ -107,7 +107,9 @@ describe("register with DESK_OPEN_SIGNUP=true", async () => {
     });
     expect(res.status).toBe(409);
     expect(res.body.code).toBe("too_many_accounts");
-    expect(first(await desk.deps.db.select().from(users).where(eq(users.email, "sixth@example.test")).limit(1))).toBeUndefined();
+    expect(
+      first(await desk.deps.db.select().from(users).where(eq(users.email, "sixth@example.test")).limit(1)),
+    ).toBeUndefined();
   });
 
   test.each([

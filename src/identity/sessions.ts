@@ -42,24 +42,26 @@ export function parseRefreshToken(token: string): { sessionId: string; generatio
 export async function createSession(tx: Tx | Db, input: NewSession) {
   const secret = randomToken(32);
   const now = input.now.toISOString();
-  const session = one(await tx
-    .insert(sessions)
-    .values({
-      id: newId(),
-      userId: input.userId,
-      client: input.client,
-      generation: 0,
-      refreshHash: sha256Hex(secret),
-      authenticatedAt: now,
-      mfaVerified: input.mfaVerified,
-      userAgent: input.userAgent?.slice(0, 300) ?? null,
-      ip: input.ip ?? null,
-      createdAt: now,
-      lastUsedAt: useStamp(input.now),
-      expiresAt: new Date(input.now.getTime() + SESSION_TTL_MS).toISOString(),
-      updatedAt: now,
-    })
-    .returning());
+  const session = one(
+    await tx
+      .insert(sessions)
+      .values({
+        id: newId(),
+        userId: input.userId,
+        client: input.client,
+        generation: 0,
+        refreshHash: sha256Hex(secret),
+        authenticatedAt: now,
+        mfaVerified: input.mfaVerified,
+        userAgent: input.userAgent?.slice(0, 300) ?? null,
+        ip: input.ip ?? null,
+        createdAt: now,
+        lastUsedAt: useStamp(input.now),
+        expiresAt: new Date(input.now.getTime() + SESSION_TTL_MS).toISOString(),
+        updatedAt: now,
+      })
+      .returning(),
+  );
   return { session, refreshToken: refreshToken(session.id, 0, secret) };
 }
 
@@ -85,22 +87,25 @@ export async function rotateRefreshToken(tx: Tx, token: string, now: Date): Prom
     return { kind: "invalid" };
   const secret = randomToken(32);
   const generation = session.generation + 1;
-  const updated = one(await tx
-    .update(sessions)
-    .set({
-      generation,
-      refreshHash: sha256Hex(secret),
-      lastUsedAt: useStamp(now),
-      expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
-      updatedAt: now.toISOString(),
-    })
-    .where(eq(sessions.id, session.id))
-    .returning());
+  const updated = one(
+    await tx
+      .update(sessions)
+      .set({
+        generation,
+        refreshHash: sha256Hex(secret),
+        lastUsedAt: useStamp(now),
+        expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
+        updatedAt: now.toISOString(),
+      })
+      .where(eq(sessions.id, session.id))
+      .returning(),
+  );
   return { kind: "rotated", session: updated, refreshToken: refreshToken(session.id, generation, secret) };
 }
 
 export async function revokeSession(tx: Tx | Db, sessionId: string, reason: string, now: Date): Promise<void> {
-  await tx.update(sessions)
+  await tx
+    .update(sessions)
     .set({ revokedAt: now.toISOString(), revokedReason: reason, updatedAt: now.toISOString() })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
@@ -135,11 +140,17 @@ export function sessionLookup(db: Db): (sessionId: string) => (SessionCheck | nu
 }
 
 /** How a session was signed in (second factor, when), for actions that need a strong or recent sign-in. */
-export async function signInOf(db: Queryable, sessionId: string): Promise<{ mfaVerified: boolean; authenticatedAt: string } | null> {
+export async function signInOf(
+  db: Queryable,
+  sessionId: string,
+): Promise<{ mfaVerified: boolean; authenticatedAt: string } | null> {
   return (
-    first(await db
-      .select({ mfaVerified: sessions.mfaVerified, authenticatedAt: sessions.authenticatedAt })
-      .from(sessions)
-      .where(eq(sessions.id, sessionId)).limit(1)) ?? null
+    first(
+      await db
+        .select({ mfaVerified: sessions.mfaVerified, authenticatedAt: sessions.authenticatedAt })
+        .from(sessions)
+        .where(eq(sessions.id, sessionId))
+        .limit(1),
+    ) ?? null
   );
 }

@@ -124,20 +124,19 @@ async function startFlow(
   const browserSecret = native ? null : randomToken(24);
   await transact(deps.db, async (tx) => {
     await tx.delete(ssoFlows).where(lt(ssoFlows.expiresAt, now.toISOString()));
-    await tx.insert(ssoFlows)
-      .values({
-        state,
-        provider: provider.id,
-        verifierSealed: deps.secrets.seal(verifier),
-        nonce,
-        client: native ? "native" : "web",
-        browserHash: browserSecret ? sha256Hex(browserSecret) : null,
-        nativeChallenge: native ? (query.code_challenge ?? null) : null,
-        next: safeNext(query.next),
-        userId: linkUserId,
-        expiresAt: new Date(now.getTime() + SSO_FLOW_TTL_MS).toISOString(),
-        createdAt: now.toISOString(),
-      });
+    await tx.insert(ssoFlows).values({
+      state,
+      provider: provider.id,
+      verifierSealed: deps.secrets.seal(verifier),
+      nonce,
+      client: native ? "native" : "web",
+      browserHash: browserSecret ? sha256Hex(browserSecret) : null,
+      nativeChallenge: native ? (query.code_challenge ?? null) : null,
+      next: safeNext(query.next),
+      userId: linkUserId,
+      expiresAt: new Date(now.getTime() + SSO_FLOW_TTL_MS).toISOString(),
+      createdAt: now.toISOString(),
+    });
   });
   if (browserSecret) addSetCookie(set, browserCookie(deps, browserSecret, SSO_FLOW_TTL_MS / 1000));
   return client
@@ -182,16 +181,18 @@ export async function completeSignIn(
   const provider = providerOf(deps, providerId);
   const now = deps.clock.now();
   const flow = query.state
-    ? one(await deps.db
-        .delete(ssoFlows)
-        .where(
-          and(
-            eq(ssoFlows.state, query.state),
-            eq(ssoFlows.provider, provider.id),
-            gt(ssoFlows.expiresAt, now.toISOString()),
-          ),
-        )
-        .returning())
+    ? one(
+        await deps.db
+          .delete(ssoFlows)
+          .where(
+            and(
+              eq(ssoFlows.state, query.state),
+              eq(ssoFlows.provider, provider.id),
+              gt(ssoFlows.expiresAt, now.toISOString()),
+            ),
+          )
+          .returning(),
+      )
     : undefined;
   if (!flow || flow.codeHash) return webAnswer(deps, null, { error: "invalid_state" });
   if (flow.userId) return completeLink(deps, provider, flow, query, request);
@@ -199,9 +200,7 @@ export async function completeSignIn(
     if (query.error) throw failure(query.error === "access_denied" ? "denied" : "provider_error");
     const user = await personFromProvider(deps, provider, flow, query);
     const code = randomToken(32);
-    await deps.db
-      .insert(ssoFlows)
-      .values({ ...flow, userId: user.id, codeHash: sha256Hex(code) });
+    await deps.db.insert(ssoFlows).values({ ...flow, userId: user.id, codeHash: sha256Hex(code) });
     return answerTo(deps, flow, { code });
   } catch (error) {
     const reason = (error as { reason?: SsoFailure }).reason;
@@ -306,40 +305,49 @@ export async function linkPerson(
   name: string | null,
 ): Promise<UserRow> {
   const now = deps.clock.now().toISOString();
-  const found = await transact(deps.db, async (tx): Promise<UserRow | { confirm: { userId: string; email: string } }> => {
-    const linked = first(await tx
-      .select({ user: users })
-      .from(ssoIdentities)
-      .innerJoin(users, eq(users.id, ssoIdentities.userId))
-      .where(and(eq(ssoIdentities.provider, provider), eq(ssoIdentities.subject, subject))).limit(1));
-    if (linked) {
-      await tx.update(ssoIdentities)
-        .set({ lastUsedAt: now, updatedAt: now })
-        .where(and(eq(ssoIdentities.provider, provider), eq(ssoIdentities.subject, subject)));
-      return linked.user;
-    }
-    if (!verifiedEmail) throw failure("email_not_verified");
-    const existing = first(await tx.select().from(users).where(eq(users.email, verifiedEmail)).limit(1));
-    if (existing) {
-      if (await identityOf(tx, existing.id, provider)) throw failure("already_linked");
-      return { confirm: { userId: existing.id, email: existing.email } };
-    }
-    const anyone = (first(await tx.select({ n: count() }).from(users).limit(1))?.n ?? 0) > 0;
-    if (anyone && !deps.config.openSignup) throw failure("no_account");
-    const person = one(await tx
-      .insert(users)
-      .values({
-        id: newId(),
-        email: verifiedEmail,
-        name: name ?? verifiedEmail.split("@")[0]!,
-        passwordHash: null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning());
-    await insertIdentity(tx, { provider, subject, userId: person.id, email: verifiedEmail }, now);
-    return person;
-  });
+  const found = await transact(
+    deps.db,
+    async (tx): Promise<UserRow | { confirm: { userId: string; email: string } }> => {
+      const linked = first(
+        await tx
+          .select({ user: users })
+          .from(ssoIdentities)
+          .innerJoin(users, eq(users.id, ssoIdentities.userId))
+          .where(and(eq(ssoIdentities.provider, provider), eq(ssoIdentities.subject, subject)))
+          .limit(1),
+      );
+      if (linked) {
+        await tx
+          .update(ssoIdentities)
+          .set({ lastUsedAt: now, updatedAt: now })
+          .where(and(eq(ssoIdentities.provider, provider), eq(ssoIdentities.subject, subject)));
+        return linked.user;
+      }
+      if (!verifiedEmail) throw failure("email_not_verified");
+      const existing = first(await tx.select().from(users).where(eq(users.email, verifiedEmail)).limit(1));
+      if (existing) {
+        if (await identityOf(tx, existing.id, provider)) throw failure("already_linked");
+        return { confirm: { userId: existing.id, email: existing.email } };
+      }
+      const anyone = (first(await tx.select({ n: count() }).from(users).limit(1))?.n ?? 0) > 0;
+      if (anyone && !deps.config.openSignup) throw failure("no_account");
+      const person = one(
+        await tx
+          .insert(users)
+          .values({
+            id: newId(),
+            email: verifiedEmail,
+            name: name ?? verifiedEmail.split("@")[0]!,
+            passwordHash: null,
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning(),
+      );
+      await insertIdentity(tx, { provider, subject, userId: person.id, email: verifiedEmail }, now);
+      return person;
+    },
+  );
   if (!("confirm" in found)) return found;
   // Its own transaction: the failure thrown next must not roll the mail back.
   await transact(deps.db, async (tx) => await requestLinkByMail(deps, tx, { provider, subject, ...found.confirm }));
@@ -347,18 +355,20 @@ export async function linkPerson(
 }
 
 const identityOf = async (tx: Queryable, userId: string, provider: string) =>
-  first(await tx
-    .select()
-    .from(ssoIdentities)
-    .where(and(eq(ssoIdentities.userId, userId), eq(ssoIdentities.provider, provider))).limit(1));
+  first(
+    await tx
+      .select()
+      .from(ssoIdentities)
+      .where(and(eq(ssoIdentities.userId, userId), eq(ssoIdentities.provider, provider)))
+      .limit(1),
+  );
 
 async function insertIdentity(
   tx: Tx,
   link: { provider: string; subject: string; userId: string; email: string | null },
   now: string,
 ): Promise<void> {
-  await tx.insert(ssoIdentities)
-    .values({ id: newId(), ...link, lastUsedAt: now, createdAt: now, updatedAt: now });
+  await tx.insert(ssoIdentities).values({ id: newId(), ...link, lastUsedAt: now, createdAt: now, updatedAt: now });
 }
 
 /**
@@ -372,10 +382,13 @@ async function linkProven(
   link: { provider: string; subject: string; userId: string; email: string | null },
   now: string,
 ): Promise<"linked" | "already_linked" | "linked_elsewhere"> {
-  const holder = first(await tx
-    .select({ userId: ssoIdentities.userId })
-    .from(ssoIdentities)
-    .where(and(eq(ssoIdentities.provider, link.provider), eq(ssoIdentities.subject, link.subject))).limit(1));
+  const holder = first(
+    await tx
+      .select({ userId: ssoIdentities.userId })
+      .from(ssoIdentities)
+      .where(and(eq(ssoIdentities.provider, link.provider), eq(ssoIdentities.subject, link.subject)))
+      .limit(1),
+  );
   if (holder) return holder.userId === link.userId ? "linked" : "linked_elsewhere";
   if (await identityOf(tx, link.userId, link.provider)) return "already_linked";
   await insertIdentity(tx, link, now);
@@ -437,7 +450,10 @@ async function requestLinkByMail(
  * POST /v1/auth/oauth/confirm-link: the link from the confirmation mail. Connects the provider
  * account to the person it was mailed to; they then sign in with the provider.
  */
-export async function confirmLink(deps: SsoDeps, token: string): Promise<{ provider: { id: string; name: string }; email: string }> {
+export async function confirmLink(
+  deps: SsoDeps,
+  token: string,
+): Promise<{ provider: { id: string; name: string }; email: string }> {
   const invalid = () =>
     new DeskError(
       400,
@@ -510,12 +526,14 @@ async function completeLink(
     if (query.error) throw failure(query.error === "access_denied" ? "denied" : "provider_error");
     const account = await accountFromProvider(deps, provider, flow, query);
     const userId = flow.userId ?? "";
-    const outcome = await transact(deps.db, async (tx) =>
-      await linkProven(
-        tx,
-        { provider: provider.id, subject: account.subject, userId, email: account.verifiedEmail },
-        deps.clock.now().toISOString(),
-      ),
+    const outcome = await transact(
+      deps.db,
+      async (tx) =>
+        await linkProven(
+          tx,
+          { provider: provider.id, subject: account.subject, userId, email: account.verifiedEmail },
+          deps.clock.now().toISOString(),
+        ),
     );
     if (outcome !== "linked") throw failure(outcome);
     return answer({ linked: provider.id });
@@ -554,10 +572,12 @@ export async function exchangeCode(
   body: { code: string; code_verifier?: string },
 ): Promise<SessionAnswer | { mfa_required: true; mfa_token: string }> {
   const now = deps.clock.now().toISOString();
-  const flow = one(await deps.db
-    .delete(ssoFlows)
-    .where(and(eq(ssoFlows.codeHash, sha256Hex(body.code)), isNotNull(ssoFlows.userId), gt(ssoFlows.expiresAt, now)))
-    .returning());
+  const flow = one(
+    await deps.db
+      .delete(ssoFlows)
+      .where(and(eq(ssoFlows.codeHash, sha256Hex(body.code)), isNotNull(ssoFlows.userId), gt(ssoFlows.expiresAt, now)))
+      .returning(),
+  );
   if (!flow?.userId) throw refused();
   if (flow.client === "native") {
     if (!body.code_verifier || !flow.nativeChallenge || !safeEqual(s256(body.code_verifier), flow.nativeChallenge))

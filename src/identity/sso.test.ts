@@ -160,13 +160,18 @@ describe("single sign-on with a real OpenID Connect provider", () => {
     expect(res.body.user.id).toBe(person.id);
     expect(browser.refreshCookies()).toEqual([`desk_rt_${person.id}`]);
     expect(browser.jar.has("desk_sso")).toBe(false);
-    const session = first(await desk.deps.db
-      .select()
-      .from(sessions)
-      .where(eq(sessions.id, decodeJwt(res.body.access_token).sid as string)).limit(1))!;
+    const session = first(
+      await desk.deps.db
+        .select()
+        .from(sessions)
+        .where(eq(sessions.id, decodeJwt(res.body.access_token).sid as string))
+        .limit(1),
+    )!;
     expect(session.userId).toBe(person.id);
     expect(session.client).toBe("web");
-    const identity = first(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1))!;
+    const identity = first(
+      await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1),
+    )!;
     expect(identity).toMatchObject({ provider: "keycloak", userId: person.id, email: person.email });
 
     // The code is single-use.
@@ -190,7 +195,9 @@ describe("single sign-on with a real OpenID Connect provider", () => {
       const { landing } = await webFlow(new TestBrowser(desk, { origin }), sub);
       expect(landing.searchParams.get("sso_error")).toBe("email_not_verified");
       expect(codeOf(landing)).toBeNull();
-      expect(first(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1))).toBeUndefined();
+      expect(
+        first(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1)),
+      ).toBeUndefined();
     }
   });
 
@@ -322,7 +329,7 @@ describe("people created by single sign-on", () => {
     const created = await linkPerson(open.deps, "keycloak", "sub-new", "first@example.test", "First Person");
     expect(created).toMatchObject({ email: "first@example.test", name: "First Person", passwordHash: null });
     expect((await linkPerson(open.deps, "keycloak", "sub-new", null, null)).id).toBe(created.id);
-    expect(async () => await linkPerson(open.deps, "keycloak", "sub-other", null, null)).toThrow("email_not_verified");
+    await expect(linkPerson(open.deps, "keycloak", "sub-other", null, null)).rejects.toThrow("email_not_verified");
   });
 
   test("a provider missing its issuer stops Desk at start", () => {
@@ -427,7 +434,9 @@ describe("the provider's picture", () => {
       const flow = await webFlow(other, await linkedAccount(chosen, { picture }));
       expect((await other.post("/v1/auth/oauth/exchange", { code: codeOf(flow.landing) })).status).toBe(200);
       await desk.jobs.drain();
-      expect(first(await desk.deps.db.select().from(users).where(eq(users.id, chosen.id)).limit(1))!.avatarSource).toBe("upload");
+      expect(first(await desk.deps.db.select().from(users).where(eq(users.id, chosen.id)).limit(1))!.avatarSource).toBe(
+        "upload",
+      );
     } finally {
       pictures.stop(true);
     }
@@ -443,7 +452,9 @@ describe("linking a provider account to an existing person needs that person's p
     const { landing } = await webFlow(new TestBrowser(desk, { origin }), sub);
     expect(landing.searchParams.get("sso_error")).toBe("confirm_link_by_mail");
     expect(codeOf(landing)).toBeNull();
-    expect(first(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1))).toBeUndefined();
+    expect(
+      first(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1)),
+    ).toBeUndefined();
 
     // A second attempt within ten minutes sends no second mail.
     await webFlow(new TestBrowser(desk, { origin }), sub);
@@ -462,7 +473,9 @@ describe("linking a provider account to an existing person needs that person's p
     const confirmed = await desk.api("POST", "/v1/auth/oauth/confirm-link", { headers: { origin }, body: { token } });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toEqual({ provider: { id: "keycloak", name: "Company SSO" }, email: person.email });
-    expect(first(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1))).toMatchObject({
+    expect(
+      first(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1)),
+    ).toMatchObject({
       userId: person.id,
     });
     // Now the provider signs them in.
@@ -512,7 +525,9 @@ describe("linking a provider account to an existing person needs that person's p
       body: { token: expired },
     });
     expect(late.status).toBe(400);
-    expect(first(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1))).toBeUndefined();
+    expect(
+      first(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1)),
+    ).toBeUndefined();
   });
 
   test('only the boolean true is verified: email_verified "true" (a string) links and creates nobody', async () => {
@@ -521,7 +536,9 @@ describe("linking a provider account to an existing person needs that person's p
     const { landing } = await webFlow(new TestBrowser(desk, { origin }), sub);
     expect(landing.searchParams.get("sso_error")).toBe("email_not_verified");
     expect(await outboxTo(person.email)).toEqual([]);
-    expect(first(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1))).toBeUndefined();
+    expect(
+      first(await desk.deps.db.select().from(ssoIdentities).where(eq(ssoIdentities.subject, sub)).limit(1)),
+    ).toBeUndefined();
   });
 
   test("a person already linked to another account of the provider gains no second one: already_linked, no mail", async () => {

@@ -6,6 +6,7 @@ import type { Queryable } from "../db/database";
 /** The first person to register on this instance (who set it up), or null on a fresh one. */
 export async function firstUserId(db: Queryable): Promise<string | null> {
   return (
-    first(await db.select({ id: users.id }).from(users).orderBy(asc(users.createdAt), asc(users.id)).limit(1))?.id ?? null
+    first(await db.select({ id: users.id }).from(users).orderBy(asc(users.createdAt), asc(users.id)).limit(1))?.id ??
+    null
   );
 }

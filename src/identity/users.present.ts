@@ -17,10 +17,13 @@ export const presentUserRef = (row: UserRow): UserRefJson => ({
 /** The UserRef of a user id, or null when there is none (deleted user, system actor). */
 export async function userRef(db: Queryable, userId: string | null | undefined): Promise<UserRefJson | null> {
   if (!userId) return null;
-  const row = first(await db
-    .select({ id: users.id, name: users.name, email: users.email, avatarUrl: users.avatarUrl })
-    .from(users)
-    .where(eq(users.id, userId)).limit(1));
+  const row = first(
+    await db
+      .select({ id: users.id, name: users.name, email: users.email, avatarUrl: users.avatarUrl })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1),
+  );
   return row ? presentUserRef(row) : null;
 }
 

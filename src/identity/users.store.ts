@@ -19,30 +19,38 @@ export const userMailRef = async (
   db: Queryable,
   userId: string,
 ): Promise<{ id: string; name: string; email: string; locale: string | null } | null> =>
-  first(await db
-    .select({ id: users.id, name: users.name, email: users.email, locale: users.locale })
-    .from(users)
-    .where(eq(users.id, userId)).limit(1)) ?? null;
+  first(
+    await db
+      .select({ id: users.id, name: users.name, email: users.email, locale: users.locale })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1),
+  ) ?? null;
 
 /** Creates a person's account (an invitation accepted by someone new). */
 export async function insertUser(tx: Tx, input: { email: string; name: string; passwordHash: string; now: string }) {
-  return one(await tx
-    .insert(users)
-    .values({
-      id: newId(),
-      email: input.email,
-      name: input.name,
-      passwordHash: input.passwordHash,
-      createdAt: input.now,
-      updatedAt: input.now,
-    })
-    .returning());
+  return one(
+    await tx
+      .insert(users)
+      .values({
+        id: newId(),
+        email: input.email,
+        name: input.name,
+        passwordHash: input.passwordHash,
+        createdAt: input.now,
+        updatedAt: input.now,
+      })
+      .returning(),
+  );
 }
 
-/** A person's name by id (undefined: no such person), by a statement prepared once (presence asks per viewer). */
-export function userNames(db: Db): (userId: string) => (string | undefined) | Promise<string | undefined> {
+/**
+ * A person's name by id (undefined: no such person), by a statement prepared once (presence asks per viewer).
+ * Synchronous: the realtime gateway's slot (PresenceLookups.userName) still reads it without awaiting.
+ */
+export function userNames(db: Db): (userId: string) => string | undefined {
   const statement = db.$client.query<{ name: string }, [string]>("SELECT name FROM users WHERE id = ?");
-  return async (userId) => statement.get(userId)?.name;
+  return (userId) => statement.get(userId)?.name;
 }
 
 /** The person's picture URL, or null when they have none (or do not exist). */
@@ -57,7 +65,8 @@ export async function setUserAvatar(
   source: "upload" | "oauth",
   now: string,
 ): Promise<void> {
-  await tx.update(users)
+  await tx
+    .update(users)
     .set({ avatarUrl: url, avatarSource: url ? source : null, updatedAt: now })
     .where(eq(users.id, userId));
 }

@@ -60,7 +60,11 @@ function summary(job: ImportJson): string {
  * waits; if this process stops, that job goes on from the last committed page). Exit 0 only when
  * it succeeded.
  */
-export async function runImportCommand(args: string[], openDeps: () => Deps | Promise<Deps>, out: Out = console): Promise<number> {
+export async function runImportCommand(
+  args: string[],
+  openDeps: () => Deps | Promise<Deps>,
+  out: Out = console,
+): Promise<number> {
   const [source, ...rest] = args;
   const flags = parseFlags(rest);
   if (!source || typeof flags === "string" || typeof flags.workspace !== "string") {
@@ -70,7 +74,7 @@ export async function runImportCommand(args: string[], openDeps: () => Deps | Pr
   const { workspace: ref, ...options } = flags;
   const deps = await openDeps();
   try {
-    const workspace = await findWorkspace(deps.db, String(ref)) ?? await findWorkspaceBySlug(deps.db, String(ref));
+    const workspace = (await findWorkspace(deps.db, String(ref))) ?? (await findWorkspaceBySlug(deps.db, String(ref)));
     if (!workspace) {
       out.error(`no workspace with the id or slug ${ref}`);
       return 1;
@@ -96,11 +100,13 @@ export async function runImportCommand(args: string[], openDeps: () => Deps | Pr
           );
         return 2;
       }
-      id = (await createImport(
-        ctx,
-        { source: parsed.data.source, account: accountOf(parsed.data), options: parsed.data.options },
-        deps,
-      )).id;
+      id = (
+        await createImport(
+          ctx,
+          { source: parsed.data.source, account: accountOf(parsed.data), options: parsed.data.options },
+          deps,
+        )
+      ).id;
     }
     await untilCommitted(deps.db);
     const controller = new AbortController();

@@ -1,4 +1,4 @@
-import { one } from "../db/store";
+import { first } from "../db/store";
 import { systemContext } from "../auth/context";
 import {
   createCompany,
@@ -245,12 +245,12 @@ async function existing(
   const v = item.values;
   if (kind === "companies")
     return Boolean(
-      await mappingOf(db, scope, "company", item.sourceId) ??
-        await liveCompanyByDomainOrName(db, scope.workspaceId, { domain: v.domain || null, name: v.name! }),
+      (await mappingOf(db, scope, "company", item.sourceId)) ??
+        (await liveCompanyByDomainOrName(db, scope.workspaceId, { domain: v.domain || null, name: v.name! })),
     );
   if (await mappingOf(db, scope, "contact", item.sourceId)) return true;
   if (v.email) return await emailTaken(db, scope.workspaceId, v.email, null);
-  return v.external_id ? await liveContactByExternalId(db, scope.workspaceId, v.external_id) !== undefined : false;
+  return v.external_id ? (await liveContactByExternalId(db, scope.workspaceId, v.external_id)) !== undefined : false;
 }
 
 const DRY_RUN_ROWS = 1000;
@@ -281,7 +281,7 @@ export async function csvDryRun(
       checked.action === "import"
         ? {
             row: checked.line,
-            action: await existing(db, scope, kind, checked) ? "update" : "create",
+            action: (await existing(db, scope, kind, checked)) ? "update" : "create",
             column: null,
             message: null,
           }
@@ -311,21 +311,23 @@ async function endCsvRun(
 ): Promise<void> {
   const now = deps.clock.now().toISOString();
   await transact(deps.db, async (tx) => {
-    const done = one(await tx
-      .update(imports)
-      .set({
-        ...set,
-        status,
-        phase: "done",
-        finishedAt: now,
-        startedAt: row.startedAt ?? now,
-        leaseUntil: null,
-        optionsSealed: null,
-        updatedAt: now,
-      })
-      .where(and(eq(imports.id, row.id), inArray(imports.status, ["queued", "running"])))
-      .returning());
-    if (done) emitImportUpdated(tx, done);
+    const done = first(
+      await tx
+        .update(imports)
+        .set({
+          ...set,
+          status,
+          phase: "done",
+          finishedAt: now,
+          startedAt: row.startedAt ?? now,
+          leaseUntil: null,
+          optionsSealed: null,
+          updatedAt: now,
+        })
+        .where(and(eq(imports.id, row.id), inArray(imports.status, ["queued", "running"])))
+        .returning(),
+    );
+    if (done) await emitImportUpdated(tx, done);
   });
 }
 
@@ -368,7 +370,7 @@ async function writeCompanyRow(tx: Tx, w: RowWrite, item: { sourceId: string; va
     name: v.name!,
     ...(v.domain !== undefined ? { domain: v.domain || null } : {}),
     ...(v.notes !== undefined ? { notes: v.notes } : {}),
-    ...await customFields(tx, w.scope.workspaceId, "company", v),
+    ...(await customFields(tx, w.scope.workspaceId, "company", v)),
   };
   const found =
     (await mappingOf(tx, w.scope, "company", item.sourceId))?.deskId ??
@@ -404,12 +406,14 @@ async function writeContactRow(tx: Tx, w: RowWrite, item: { sourceId: string; va
     ...(companyId ? { company_id: companyId } : {}),
     ...(v.external_id ? { external_id: v.external_id } : {}),
     ...(v.locale ? { locale: v.locale } : {}),
-    ...await customFields(tx, w.scope.workspaceId, "contact", v),
+    ...(await customFields(tx, w.scope.workspaceId, "contact", v)),
   };
   let id = (await mappingOf(tx, w.scope, "contact", item.sourceId))?.deskId;
   const createdAt = v.created_at || undefined;
   if (!id && v.email)
-    id = (await findOrCreateContactByEmail(tx, w.ctx, { email: v.email, name: v.name ?? null, createdAt }, w.deps.ports)).id;
+    id = (
+      await findOrCreateContactByEmail(tx, w.ctx, { email: v.email, name: v.name ?? null, createdAt }, w.deps.ports)
+    ).id;
   if (id) await updateContact(w.ctx, id, fields, w.deps);
   else id = (await createContact(w.ctx, fields, w.deps, { createdAt })).id;
   await saveMapping(tx, w.scope, { kind: "contact", sourceId: item.sourceId, deskId: id, sourceUpdatedAt: null });
@@ -447,18 +451,20 @@ async function checkpoint(
 ): Promise<boolean> {
   const now = deps.clock.now();
   const running = await transact(deps.db, async (tx) => {
-    const updated = one(await tx
-      .update(imports)
-      .set({
-        ...set,
-        counts: { ...set.counts },
-        errors: [...set.errors],
-        leaseUntil: new Date(now.getTime() + LEASE_MS).toISOString(),
-        updatedAt: now.toISOString(),
-      })
-      .where(and(eq(imports.id, id), inArray(imports.status, ["queued", "running"])))
-      .returning());
-    if (updated) emitImportUpdated(tx, updated);
+    const updated = first(
+      await tx
+        .update(imports)
+        .set({
+          ...set,
+          counts: { ...set.counts },
+          errors: [...set.errors],
+          leaseUntil: new Date(now.getTime() + LEASE_MS).toISOString(),
+          updatedAt: now.toISOString(),
+        })
+        .where(and(eq(imports.id, id), inArray(imports.status, ["queued", "running"])))
+        .returning(),
+    );
+    if (updated) await emitImportUpdated(tx, updated);
     return updated !== undefined;
   });
   await Bun.sleep(0);
@@ -521,8 +527,12 @@ export async function runCsvImport(deps: Deps, row: ImportRow): Promise<void> {
       continue;
     }
     try {
-      const made = await transact(deps.db, async (tx) =>
-        await withoutReactions(async () => (kind === "companies" ? await writeCompanyRow(tx, w, item) : await writeContactRow(tx, w, item))),
+      const made = await transact(
+        deps.db,
+        async (tx) =>
+          await withoutReactions(tx, async () =>
+            kind === "companies" ? await writeCompanyRow(tx, w, item) : await writeContactRow(tx, w, item),
+          ),
       );
       counts.companies += made;
       if (kind === "contacts") counts.contacts++;

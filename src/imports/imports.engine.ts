@@ -1,4 +1,4 @@
-import { first, one } from "../db/store";
+import { first } from "../db/store";
 import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import { systemContext, type RequestContext } from "../auth/context";
 import { discardAttachments, storeAttachmentAsync } from "../attachments/attachments.public";
@@ -60,26 +60,32 @@ function sourceOf(row: ImportRow, options: unknown, deps: Pick<Deps, "config">):
   return sourceFor(parsed, deps.config);
 }
 
-async function takeLease(deps: Deps, id: string, holder: LeaseHolder): Promise<ImportRow | { busyUntil: string } | null> {
+async function takeLease(
+  deps: Deps,
+  id: string,
+  holder: LeaseHolder,
+): Promise<ImportRow | { busyUntil: string } | null> {
   const now = deps.clock.now();
   const until = new Date(now.getTime() + LEASE_MS).toISOString();
   return await transact(deps.db, async (tx) => {
-    const taken = one(await tx
-      .update(imports)
-      .set({ leaseUntil: until, leaseHolder: holder })
-      .where(
-        and(
-          eq(imports.id, id),
-          inArray(imports.status, ["queued", "running"]),
-          or(
-            isNull(imports.leaseUntil),
-            lt(imports.leaseUntil, now.toISOString()),
-            // One job per import and the runner runs it once at a time: a job's lease is a crashed run of this same job.
-            holder === "job" ? eq(imports.leaseHolder, "job") : undefined,
+    const taken = first(
+      await tx
+        .update(imports)
+        .set({ leaseUntil: until, leaseHolder: holder })
+        .where(
+          and(
+            eq(imports.id, id),
+            inArray(imports.status, ["queued", "running"]),
+            or(
+              isNull(imports.leaseUntil),
+              lt(imports.leaseUntil, now.toISOString()),
+              // One job per import and the runner runs it once at a time: a job's lease is a crashed run of this same job.
+              holder === "job" ? eq(imports.leaseHolder, "job") : undefined,
+            ),
           ),
-        ),
-      )
-      .returning());
+        )
+        .returning(),
+    );
     if (taken) return taken;
     const row = first(await tx.select().from(imports).where(eq(imports.id, id)).limit(1));
     if (!row || (row.status !== "queued" && row.status !== "running")) return null;
@@ -109,15 +115,21 @@ const messageOf = (error: unknown): string =>
  * Commits where the run stands (phase, cursors, counts, errors) and tells the workspace; answers
  * the stored row, or null when the run was canceled meanwhile (its state is then left as it is).
  */
-async function commitProgress(deps: Deps, id: string, set: Partial<typeof imports.$inferInsert>): Promise<ImportRow | null> {
+async function commitProgress(
+  deps: Deps,
+  id: string,
+  set: Partial<typeof imports.$inferInsert>,
+): Promise<ImportRow | null> {
   const now = deps.clock.now().toISOString();
   return await transact(deps.db, async (tx) => {
-    const row = one(await tx
-      .update(imports)
-      .set({ ...set, updatedAt: now, leaseUntil: new Date(deps.clock.now().getTime() + LEASE_MS).toISOString() })
-      .where(and(eq(imports.id, id), inArray(imports.status, ["queued", "running"])))
-      .returning());
-    if (row) emitImportUpdated(tx, row);
+    const row = first(
+      await tx
+        .update(imports)
+        .set({ ...set, updatedAt: now, leaseUntil: new Date(deps.clock.now().getTime() + LEASE_MS).toISOString() })
+        .where(and(eq(imports.id, id), inArray(imports.status, ["queued", "running"])))
+        .returning(),
+    );
+    if (row) await emitImportUpdated(tx, row);
     return row ?? null;
   });
 }
@@ -130,13 +142,15 @@ async function finish(
 ): Promise<void> {
   const now = deps.clock.now().toISOString();
   await transact(deps.db, async (tx) => {
-    const row = one(await tx
-      .update(imports)
-      // The credentials are of no use once the run is over: they are not kept.
-      .set({ ...set, status, finishedAt: now, optionsSealed: null, leaseUntil: null, updatedAt: now })
-      .where(and(eq(imports.id, id), inArray(imports.status, ["queued", "running"])))
-      .returning());
-    if (row) emitImportUpdated(tx, row);
+    const row = first(
+      await tx
+        .update(imports)
+        // The credentials are of no use once the run is over: they are not kept.
+        .set({ ...set, status, finishedAt: now, optionsSealed: null, leaseUntil: null, updatedAt: now })
+        .where(and(eq(imports.id, id), inArray(imports.status, ["queued", "running"])))
+        .returning(),
+    );
+    if (row) await emitImportUpdated(tx, row);
   });
 }
 
@@ -161,14 +175,20 @@ export async function runImportSteps(
     return { kind: "finished" };
   }
   if (!row.optionsSealed) {
-    await finish(deps, id, "failed", { errors: [...row.errors, { record: "import", message: "The credentials are gone." }] });
+    await finish(deps, id, "failed", {
+      errors: [...row.errors, { record: "import", message: "The credentials are gone." }],
+    });
     return { kind: "finished" };
   }
   const started = performance.now();
   // A page may wait out a long Retry-After: the lease is renewed meanwhile, not only between pages.
-  const renew = setInterval(async () => {
+  const renew = setInterval(() => {
     const until = new Date(deps.clock.now().getTime() + LEASE_MS).toISOString();
-    await transact(deps.db, async (tx) => await tx.update(imports).set({ leaseUntil: until }).where(eq(imports.id, id)));
+    // Fire and forget: the timer cannot wait for it; a renewal that fails is logged, the next one retries.
+    void transact(
+      deps.db,
+      async (tx) => await tx.update(imports).set({ leaseUntil: until }).where(eq(imports.id, id)),
+    ).catch((error: unknown) => deps.logger.error({ err: error, import_id: id }, "could not renew an import's lease"));
   }, RENEW_MS);
   try {
     const source = sourceOf(row, JSON.parse(deps.secrets.open(row.optionsSealed)), deps);
@@ -225,7 +245,9 @@ export async function runImportSteps(
   } catch (error) {
     if (options.signal.aborted) throw error;
     if (!(error instanceof SourceError || error instanceof HttpStatusError)) throw error;
-    const current = await transact(deps.db, async (tx) => first(await tx.select().from(imports).where(eq(imports.id, id)).limit(1)));
+    const current = await transact(deps.db, async (tx) =>
+      first(await tx.select().from(imports).where(eq(imports.id, id)).limit(1)),
+    );
     await finish(deps, id, "failed", {
       errors: [...(current?.errors ?? []), { record: "import", message: error.message }].slice(-MAX_ERRORS),
     });
@@ -237,7 +259,9 @@ export async function runImportSteps(
 
 /** Ends a run that cannot go on (its job gave up after its retries): it must not stay `running`. */
 export async function failImport(deps: Deps, id: string, message: string): Promise<void> {
-  const current = await transact(deps.db, async (tx) => first(await tx.select().from(imports).where(eq(imports.id, id)).limit(1)));
+  const current = await transact(deps.db, async (tx) =>
+    first(await tx.select().from(imports).where(eq(imports.id, id)).limit(1)),
+  );
   await finish(deps, id, "failed", {
     errors: [...(current?.errors ?? []), { record: "import", message }].slice(-MAX_ERRORS),
   });
@@ -268,33 +292,42 @@ async function applyCompany(
 ) {
   let problems: string[] = [];
   try {
-    await transact(deps.db, async (tx) =>
-      await withoutReactions(async () => {
-        const mapping = await mappingOf(tx, scope, "company", company.sourceId);
-        if (unchanged(mapping, company.updatedAt)) return void progress.counts.skipped++;
-        const input = { name: company.name, domain: company.domain, notes: company.notes };
-        let deskId = mapping?.deskId;
-        // Only a new company takes the source's time: a re-run never moves created_at.
-        const created = { createdAt: sourceTimeOf(company.createdAt) };
-        if (deskId) await updateCompany(ctx, deskId, input, deps);
-        else {
-          try {
-            deskId = (await createCompany(ctx, input, deps, created)).id;
-          } catch (error) {
-            // A company here already has the domain: the source's record becomes a company without it.
-            if (!(error instanceof DeskError && error.status === 409)) throw error;
-            deskId = (await createCompany(ctx, { ...input, domain: null }, deps, created)).id;
+    await transact(
+      deps.db,
+      async (tx) =>
+        await withoutReactions(tx, async () => {
+          const mapping = await mappingOf(tx, scope, "company", company.sourceId);
+          if (unchanged(mapping, company.updatedAt)) return void progress.counts.skipped++;
+          const input = { name: company.name, domain: company.domain, notes: company.notes };
+          let deskId = mapping?.deskId;
+          // Only a new company takes the source's time: a re-run never moves created_at.
+          const created = { createdAt: sourceTimeOf(company.createdAt) };
+          if (deskId) await updateCompany(ctx, deskId, input, deps);
+          else {
+            try {
+              deskId = (await createCompany(ctx, input, deps, created)).id;
+            } catch (error) {
+              // A company here already has the domain: the source's record becomes a company without it.
+              if (!(error instanceof DeskError && error.status === 409)) throw error;
+              deskId = (await createCompany(ctx, { ...input, domain: null }, deps, created)).id;
+            }
           }
-        }
-        await saveMapping(tx, scope, {
-          kind: "company",
-          sourceId: company.sourceId,
-          deskId,
-          sourceUpdatedAt: company.updatedAt,
-        });
-        problems = await writeSourceFields(tx, ctx, deps, scope, { entity: "company", recordId: deskId }, company.fields);
-        progress.counts.companies++;
-      }),
+          await saveMapping(tx, scope, {
+            kind: "company",
+            sourceId: company.sourceId,
+            deskId,
+            sourceUpdatedAt: company.updatedAt,
+          });
+          problems = await writeSourceFields(
+            tx,
+            ctx,
+            deps,
+            scope,
+            { entity: "company", recordId: deskId },
+            company.fields,
+          );
+          progress.counts.companies++;
+        }),
     );
     addProblems(progress, `company ${company.sourceId}`, problems);
   } catch (error) {
@@ -304,57 +337,80 @@ async function applyCompany(
 
 type PersonData = { agent: boolean; name: string; email: string | null; member: string | null; contact: string | null };
 
-async function applyPerson(deps: Deps, ctx: RequestContext, scope: MappingScope, person: SourcePerson, progress: Progress) {
+async function applyPerson(
+  deps: Deps,
+  ctx: RequestContext,
+  scope: MappingScope,
+  person: SourcePerson,
+  progress: Progress,
+) {
   let problems: string[] = [];
   try {
-    await transact(deps.db, async (tx) =>
-      await withoutReactions(async () => {
-        const mapping = await mappingOf(tx, scope, "person", person.sourceId);
-        if (unchanged(mapping, person.updatedAt)) return void progress.counts.skipped++;
-        const data: PersonData = {
-          agent: person.agent,
-          name: person.name,
-          email: person.email,
-          member: null,
-          contact: null,
-        };
-        if (person.agent) {
-          // Agents are never contacts: matched to a member by email, else only their name is kept.
-          data.member = person.email ? await assignableMemberByEmail(tx, scope.workspaceId, person.email) : null;
-          progress.counts.users++;
-        } else {
-          const company = person.companySourceId ? await mappingOf(tx, scope, "company", person.companySourceId) : undefined;
-          const previous = (mapping?.data as PersonData | null)?.contact ?? null;
-          const fields = { name: person.name, phone: person.phone, company_id: company?.deskId ?? null };
-          let contactId = previous;
-          if (contactId) {
-            try {
-              await updateContact(ctx, contactId, fields, deps);
-            } catch (error) {
-              if (!(error instanceof DeskError && error.status === 404)) throw error;
-              contactId = null;
+    await transact(
+      deps.db,
+      async (tx) =>
+        await withoutReactions(tx, async () => {
+          const mapping = await mappingOf(tx, scope, "person", person.sourceId);
+          if (unchanged(mapping, person.updatedAt)) return void progress.counts.skipped++;
+          const data: PersonData = {
+            agent: person.agent,
+            name: person.name,
+            email: person.email,
+            member: null,
+            contact: null,
+          };
+          if (person.agent) {
+            // Agents are never contacts: matched to a member by email, else only their name is kept.
+            data.member = person.email ? await assignableMemberByEmail(tx, scope.workspaceId, person.email) : null;
+            progress.counts.users++;
+          } else {
+            const company = person.companySourceId
+              ? await mappingOf(tx, scope, "company", person.companySourceId)
+              : undefined;
+            const previous = (mapping?.data as PersonData | null)?.contact ?? null;
+            const fields = { name: person.name, phone: person.phone, company_id: company?.deskId ?? null };
+            let contactId = previous;
+            if (contactId) {
+              try {
+                await updateContact(ctx, contactId, fields, deps);
+              } catch (error) {
+                if (!(error instanceof DeskError && error.status === 404)) throw error;
+                contactId = null;
+              }
             }
+            if (!contactId) {
+              const createdAt = sourceTimeOf(person.createdAt);
+              contactId = person.email
+                ? (
+                    await findOrCreateContactByEmail(
+                      tx,
+                      ctx,
+                      { email: person.email, name: person.name, createdAt },
+                      deps.ports,
+                    )
+                  ).id
+                : (await createContact(ctx, fields, deps, { createdAt })).id;
+              if (person.email) await updateContact(ctx, contactId, fields, deps);
+            }
+            data.contact = contactId;
+            problems = await writeSourceFields(
+              tx,
+              ctx,
+              deps,
+              scope,
+              { entity: "contact", recordId: contactId },
+              person.fields,
+            );
+            progress.counts.contacts++;
           }
-          if (!contactId) {
-            const createdAt = sourceTimeOf(person.createdAt);
-            contactId = person.email
-              ? (await findOrCreateContactByEmail(tx, ctx, { email: person.email, name: person.name, createdAt }, deps.ports))
-                  .id
-              : (await createContact(ctx, fields, deps, { createdAt })).id;
-            if (person.email) await updateContact(ctx, contactId, fields, deps);
-          }
-          data.contact = contactId;
-          problems = await writeSourceFields(tx, ctx, deps, scope, { entity: "contact", recordId: contactId }, person.fields);
-          progress.counts.contacts++;
-        }
-        await saveMapping(tx, scope, {
-          kind: "person",
-          sourceId: person.sourceId,
-          deskId: data.member ?? data.contact ?? "",
-          sourceUpdatedAt: person.updatedAt,
-          data,
-        });
-      }),
+          await saveMapping(tx, scope, {
+            kind: "person",
+            sourceId: person.sourceId,
+            deskId: data.member ?? data.contact ?? "",
+            sourceUpdatedAt: person.updatedAt,
+            data,
+          });
+        }),
     );
     addProblems(progress, `user ${person.sourceId}`, problems);
   } catch (error) {
@@ -423,13 +479,15 @@ async function applyTickets(
   progress: Progress,
   signal: AbortSignal,
 ): Promise<void> {
-  const todo = tickets.filter(async (ticket) => {
-    if (ticket.status === null || unchanged(await mappingOf(deps.db, scope, "ticket", ticket.sourceId), ticket.updatedAt)) {
+  const todo: SourceTicket[] = [];
+  for (const ticket of tickets) {
+    if (
+      ticket.status === null ||
+      unchanged(await mappingOf(deps.db, scope, "ticket", ticket.sourceId), ticket.updatedAt)
+    )
       progress.counts.skipped++;
-      return false;
-    }
-    return true;
-  });
+    else todo.push(ticket);
+  }
   let next = 0;
   const worker = async () => {
     while (next < todo.length) {
@@ -458,51 +516,59 @@ async function writeTicket(
   const counts = { messages: 0, attachments: 0 };
   const problems = [...fetched.problems];
   try {
-    await transact(deps.db, async (tx) =>
-      await withoutReactions(async () => {
-        const mapping = await mappingOf(tx, scope, "ticket", ticket.sourceId);
-        const requester = await personOf(deps, scope, ticket.requesterSourceId);
-        const now = deps.clock.now().toISOString();
-        const createdAt = isoOf(ticket.createdAt, now);
-        const input = {
-          subject: ticket.subject,
-          status: ticket.status ?? "open",
-          priority: ticket.priority,
-          contactId: requester?.contact ?? null,
-          assigneeId: (await personOf(deps, scope, ticket.assigneeSourceId))?.member ?? null,
-          tags: ticket.tags,
-          createdAt,
-          updatedAt: isoOf(ticket.updatedAt, createdAt),
-          solvedAt: ticket.solvedAt ? isoOf(ticket.solvedAt, createdAt) : null,
-        };
-        const deskId = mapping
-          ? ((await updateImportedTicket(ctx, mapping.deskId, input, deps, tx))?.id ?? null)
-          : (await importTicket(ctx, input, deps, tx)).id;
-        if (deskId)
-          problems.push(
-            ...await writeSourceFields(tx, ctx, deps, scope, { entity: "ticket", recordId: deskId }, ticket.fields),
-          );
-        if (deskId)
-          for (const message of fetched.messages) {
-            const written = await importMessage(ctx, deskId, await messageInput(deps, scope, message, fetched.files), deps, tx);
-            if (!written) continue;
-            await rememberImportedMessageId(tx, scope.workspaceId, deskId, message, written);
-            await saveMapping(tx, scope, {
-              kind: "message",
-              sourceId: message.sourceId,
-              deskId: written.id,
-              sourceUpdatedAt: null,
-            });
-            counts.messages++;
-            counts.attachments += fetched.files.get(message.sourceId)?.length ?? 0;
-          }
-        await saveMapping(tx, scope, {
-          kind: "ticket",
-          sourceId: ticket.sourceId,
-          deskId: deskId ?? mapping?.deskId ?? "",
-          sourceUpdatedAt: ticket.updatedAt,
-        });
-      }),
+    await transact(
+      deps.db,
+      async (tx) =>
+        await withoutReactions(tx, async () => {
+          const mapping = await mappingOf(tx, scope, "ticket", ticket.sourceId);
+          const requester = await personOf(deps, scope, ticket.requesterSourceId);
+          const now = deps.clock.now().toISOString();
+          const createdAt = isoOf(ticket.createdAt, now);
+          const input = {
+            subject: ticket.subject,
+            status: ticket.status ?? "open",
+            priority: ticket.priority,
+            contactId: requester?.contact ?? null,
+            assigneeId: (await personOf(deps, scope, ticket.assigneeSourceId))?.member ?? null,
+            tags: ticket.tags,
+            createdAt,
+            updatedAt: isoOf(ticket.updatedAt, createdAt),
+            solvedAt: ticket.solvedAt ? isoOf(ticket.solvedAt, createdAt) : null,
+          };
+          const deskId = mapping
+            ? ((await updateImportedTicket(ctx, mapping.deskId, input, deps, tx))?.id ?? null)
+            : (await importTicket(ctx, input, deps, tx)).id;
+          if (deskId)
+            problems.push(
+              ...(await writeSourceFields(tx, ctx, deps, scope, { entity: "ticket", recordId: deskId }, ticket.fields)),
+            );
+          if (deskId)
+            for (const message of fetched.messages) {
+              const written = await importMessage(
+                ctx,
+                deskId,
+                await messageInput(deps, scope, message, fetched.files),
+                deps,
+                tx,
+              );
+              if (!written) continue;
+              await rememberImportedMessageId(tx, scope.workspaceId, deskId, message, written);
+              await saveMapping(tx, scope, {
+                kind: "message",
+                sourceId: message.sourceId,
+                deskId: written.id,
+                sourceUpdatedAt: null,
+              });
+              counts.messages++;
+              counts.attachments += fetched.files.get(message.sourceId)?.length ?? 0;
+            }
+          await saveMapping(tx, scope, {
+            kind: "ticket",
+            sourceId: ticket.sourceId,
+            deskId: deskId ?? mapping?.deskId ?? "",
+            sourceUpdatedAt: ticket.updatedAt,
+          });
+        }),
     );
     progress.counts.tickets++;
     addProblems(progress, `ticket ${ticket.sourceId}`, problems);

@@ -23,7 +23,12 @@ const statements = preparedFor((sqlite) => ({
 
 export type Mapping = Pick<ImportMappingRow, "deskId" | "sourceUpdatedAt" | "data">;
 
-export async function mappingOf(db: Queryable, scope: MappingScope, kind: string, sourceId: string): Promise<Mapping | undefined> {
+export async function mappingOf(
+  db: Queryable,
+  scope: MappingScope,
+  kind: string,
+  sourceId: string,
+): Promise<Mapping | undefined> {
   const row = statements(db).get.get(scope.workspaceId, scope.source, scope.account, kind, sourceId);
   if (!row) return undefined;
   return {

@@ -18,5 +18,6 @@ export function presentImport(row: ImportRow): ImportJson {
   };
 }
 
-export const emitImportUpdated = (tx: Tx, row: ImportRow): void =>
-  void appendEvent(tx, importUpdated, { workspaceId: row.workspaceId, data: { import: presentImport(row) } });
+export async function emitImportUpdated(tx: Tx, row: ImportRow): Promise<void> {
+  await appendEvent(tx, importUpdated, { workspaceId: row.workspaceId, data: { import: presentImport(row) } });
+}

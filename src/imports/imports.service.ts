@@ -27,10 +27,13 @@ export const EMPTY_COUNTS: ImportCounts = {
 };
 
 export async function findImport(db: Queryable, workspaceId: string, id: string): Promise<ImportRow> {
-  const row = first(await db
-    .select()
-    .from(imports)
-    .where(and(eq(imports.workspaceId, workspaceId), eq(imports.id, id))).limit(1));
+  const row = first(
+    await db
+      .select()
+      .from(imports)
+      .where(and(eq(imports.workspaceId, workspaceId), eq(imports.id, id)))
+      .limit(1),
+  );
   if (!row) throw notFound("Import");
   return row;
 }
@@ -53,7 +56,7 @@ export async function listImports(db: Queryable, ctx: RequestContext, query: { l
     )
     .orderBy(desc(imports.createdAt), desc(imports.id))
     .limit(query.limit + 1);
-  return pageOf(rows, query.limit, presentImport, (r) => [r.createdAt, r.id]);
+  return await pageOf(rows, query.limit, presentImport, (r) => [r.createdAt, r.id]);
 }
 
 /**
@@ -75,52 +78,71 @@ export async function createImport(
       eq(imports.source, input.source),
       eq(imports.account, input.account),
     );
-    const active = first(await tx
-      .select({ id: imports.id })
-      .from(imports)
-      .where(and(scope, inArray(imports.status, ["queued", "running"]))).limit(1));
+    const active = first(
+      await tx
+        .select({ id: imports.id })
+        .from(imports)
+        .where(and(scope, inArray(imports.status, ["queued", "running"])))
+        .limit(1),
+    );
     if (active) throw conflict("An import of this account is already running: wait for it or cancel it.");
-    const previous = first(await tx
-      .select({ state: imports.state })
-      .from(imports)
-      .where(and(scope, inArray(imports.status, ["succeeded", "failed", "canceled"])))
-      .orderBy(desc(imports.createdAt)).limit(1));
-    const row = one(await tx
-      .insert(imports)
-      .values({
-        id: input.id ?? newId(),
-        workspaceId: ctx.workspaceId,
-        source: input.source,
-        account: input.account,
-        status: "queued",
-        phase: "queued",
-        counts: EMPTY_COUNTS,
-        errors: [],
-        optionsSealed: sealed,
-        state: { phase: "", cursors: previous?.state.cursors ?? {}, totals: {} },
-        createdBy: actorUserId(ctx),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning());
-    await enqueue(tx, importRunJob, { import_id: row.id }, { workspaceId: ctx.workspaceId, uniqueKey: `import:${row.id}` });
+    const previous = first(
+      await tx
+        .select({ state: imports.state })
+        .from(imports)
+        .where(and(scope, inArray(imports.status, ["succeeded", "failed", "canceled"])))
+        .orderBy(desc(imports.createdAt))
+        .limit(1),
+    );
+    const row = one(
+      await tx
+        .insert(imports)
+        .values({
+          id: input.id ?? newId(),
+          workspaceId: ctx.workspaceId,
+          source: input.source,
+          account: input.account,
+          status: "queued",
+          phase: "queued",
+          counts: EMPTY_COUNTS,
+          errors: [],
+          optionsSealed: sealed,
+          state: { phase: "", cursors: previous?.state.cursors ?? {}, totals: {} },
+          createdBy: actorUserId(ctx),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
+    await enqueue(
+      tx,
+      importRunJob,
+      { import_id: row.id },
+      { workspaceId: ctx.workspaceId, uniqueKey: `import:${row.id}` },
+    );
     await appendEvent(tx, importCreated, { workspaceId: ctx.workspaceId, data: { import: presentImport(row) } });
     return row;
   });
 }
 
 /** Stops a queued or running import at its next page; its credentials are dropped at once. */
-export async function cancelImport(ctx: RequestContext, id: string, deps: Pick<Deps, "db" | "clock">): Promise<ImportRow> {
+export async function cancelImport(
+  ctx: RequestContext,
+  id: string,
+  deps: Pick<Deps, "db" | "clock">,
+): Promise<ImportRow> {
   const now = deps.clock.now().toISOString();
   return await transact(deps.db, async (tx) => {
     const row = await findImport(tx, ctx.workspaceId, id);
     if (row.status !== "queued" && row.status !== "running") return row;
-    const canceled = one(await tx
-      .update(imports)
-      .set({ status: "canceled", finishedAt: now, optionsSealed: null, leaseUntil: null, updatedAt: now })
-      .where(eq(imports.id, row.id))
-      .returning())!;
-    emitImportUpdated(tx, canceled);
+    const canceled = one(
+      await tx
+        .update(imports)
+        .set({ status: "canceled", finishedAt: now, optionsSealed: null, leaseUntil: null, updatedAt: now })
+        .where(eq(imports.id, row.id))
+        .returning(),
+    )!;
+    await emitImportUpdated(tx, canceled);
     return canceled;
   });
 }

@@ -19,11 +19,12 @@ const dovecot: Dovecot = await startDovecot({ [MAILBOX]: "mailbox-pw" }, { speci
 const zd = startFakeZendesk();
 const hs = startFakeHelpScout();
 const fd = startFakeFreshdesk();
-afterAll(() => {
-  dovecot.dispose();
+afterAll(async () => {
+  const disposed = dovecot.dispose();
   zd.stop();
   hs.stop();
   fd.stop();
+  await disposed;
 });
 const smtpPort = await freePort();
 const desk: TestDesk = await startTestDesk({

@@ -82,7 +82,9 @@ describe("inbound attachments and inline images over SMTP", () => {
         { filename: "image001.png", content: PNG, cid: "image001.png@01DA0000.ABCDEF00", contentType: "image/png" },
       ],
     });
-    expect((await ticketOfMessage("inline-2@customer.test")).body_html).toContain('src="cid:image001.png@01da0000.abcdef00"');
+    expect((await ticketOfMessage("inline-2@customer.test")).body_html).toContain(
+      'src="cid:image001.png@01da0000.abcdef00"',
+    );
   });
 
   test("mail from a blocked contact is stored on a ticket marked spam", async () => {

@@ -132,15 +132,21 @@ describe("the awkward-mail corpus over real SMTP", () => {
   });
 
   test("ingesting the whole corpus a second time stores nothing twice", async () => {
-    const before = { messages: await count("messages"), tickets: await count("tickets"), attachments: await count("attachments") };
+    const before = {
+      messages: await count("messages"),
+      tickets: await count("tickets"),
+      attachments: await count("attachments"),
+    };
     expect(before.tickets).toBeGreaterThanOrEqual(corpus.filter((e) => e.expect === "stored").length);
     for (const entry of corpus) {
       const reply = finalReply(await send(new Uint8Array(readFileSync(join(corpusDir, entry.file)))));
       expect(reply.code).toBe(entry.expect === "refused" ? 550 : 250);
     }
-    expect({ messages: await count("messages"), tickets: await count("tickets"), attachments: await count("attachments") }).toEqual(
-      before,
-    );
+    expect({
+      messages: await count("messages"),
+      tickets: await count("tickets"),
+      attachments: await count("attachments"),
+    }).toEqual(before);
     expect((await fetch(`${desk.url}/healthz`)).status).toBe(200);
   }, 60_000);
 

@@ -87,7 +87,8 @@ const ticketCount = async (workspaceId: string) =>
   desk.deps.db.$client
     .query<{ n: number }, [string]>("SELECT count(*) AS n FROM tickets WHERE workspace_id = ?")
     .get(workspaceId)!.n;
-const setTicket = async (id: string, set: string) => desk.deps.db.$client.run(`UPDATE tickets SET ${set} WHERE id = ?`, [id]);
+const setTicket = async (id: string, set: string) =>
+  desk.deps.db.$client.run(`UPDATE tickets SET ${set} WHERE id = ?`, [id]);
 
 describe("threading Outlook replies that lost In-Reply-To", () => {
   test("subjects normalise: reply and forward prefixes of many languages, repeated, any case; ticket tags", () => {

@@ -265,7 +265,10 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
   if (earlier) return { outcome: "duplicate" };
   const ctx = systemContext(mailbox.workspaceId, `inbound:${newId()}`);
   const refuse = async (reason: string): Promise<IngestOutcome> => {
-    const claimed = await transact(deps.db, async (tx) => await claimReceipt(tx, mailbox, key, `refused:${reason}`, deps.clock.now()));
+    const claimed = await transact(
+      deps.db,
+      async (tx) => await claimReceipt(tx, mailbox, key, `refused:${reason}`, deps.clock.now()),
+    );
     if (!claimed) return { outcome: "duplicate" };
     log().info({ reason, message_id: email.messageId, bytes: raw.byteLength }, "inbound: message refused");
     return { outcome: "refused", reason };
@@ -275,7 +278,8 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
   if (bounce) return await recordBounce(deps, mailbox, key, bounce, log());
 
   if (!email.from) return await refuse("no_from_address");
-  if (await isOwnMailboxAddress(deps.db, mailbox.workspaceId, email.from.email)) return await refuse("sent_by_own_mailbox");
+  if (await isOwnMailboxAddress(deps.db, mailbox.workspaceId, email.from.email))
+    return await refuse("sent_by_own_mailbox");
   const sender = senderOf(deps, mailbox, email, email.from);
   // An address no contact can have is refused here, before any file is stored for it.
   if (!isContactEmail(sender.visitor.email)) return await refuse("no_from_address");
@@ -407,7 +411,7 @@ async function storeIngested(deps: Deps, ingest: Ingest): Promise<IngestOutcome>
   const { mailbox, key, ctx, email, sender } = ingest;
   const { visitor, dmarc } = sender;
   return await transact(deps.db, async (tx): Promise<IngestOutcome> => {
-    if (!await claimReceipt(tx, mailbox, key, "stored", deps.clock.now())) return { outcome: "duplicate" };
+    if (!(await claimReceipt(tx, mailbox, key, "stored", deps.clock.now()))) return { outcome: "duplicate" };
     const contact = await findOrCreateContactByEmail(
       tx,
       ctx,
@@ -423,9 +427,9 @@ async function storeIngested(deps: Deps, ingest: Ingest): Promise<IngestOutcome>
       deps.ports,
     );
     const thread =
-      await threadByHeaders(tx, mailbox.workspaceId, email) ??
-      await threadByToken(tx, mailbox.workspaceId, email, ingest.recipient, contact.id) ??
-      await threadByOutlookHeaders(tx, mailbox.workspaceId, email, contact.id, deps.clock.now());
+      (await threadByHeaders(tx, mailbox.workspaceId, email)) ??
+      (await threadByToken(tx, mailbox.workspaceId, email, ingest.recipient, contact.id)) ??
+      (await threadByOutlookHeaders(tx, mailbox.workspaceId, email, contact.id, deps.clock.now()));
     const messageInput = messageInputOf(ingest, contact.id);
     let ticketId: string;
     let messageId: string;
@@ -452,7 +456,7 @@ async function storeIngested(deps: Deps, ingest: Ingest): Promise<IngestOutcome>
       messageId = message!.id;
       created = true;
     }
-    if (contact.blocked && !await isSpamTicket(tx, ticketId)) await updateTicket(ctx, ticketId, { spam: true }, deps);
+    if (contact.blocked && !(await isSpamTicket(tx, ticketId))) await updateTicket(ctx, ticketId, { spam: true }, deps);
     queriesOf(tx).recordReceiptTarget.run(ticketId, messageId, mailbox.id, key);
     await rememberThreading(tx, deps, mailbox, email, ticketId, messageId);
     if (created && mailbox.autoReplyEnabled && !sender.automated && !contact.blocked && dmarc !== "fail") {
@@ -504,7 +508,7 @@ async function recordBounce(
 ): Promise<IngestOutcome> {
   const ctx = systemContext(mailbox.workspaceId);
   const marked = await transact(deps.db, async (tx) => {
-    if (!await claimReceipt(tx, mailbox, key, "bounce", deps.clock.now())) return null;
+    if (!(await claimReceipt(tx, mailbox, key, "bounce", deps.clock.now()))) return null;
     if (!bounce.permanent || bounce.originalMessageIds.length === 0) return [];
     const ids: string[] = [];
     for (const id of await sentDeskMessageIds(tx, mailbox.workspaceId, bounce.originalMessageIds)) {

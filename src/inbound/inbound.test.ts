@@ -324,7 +324,8 @@ describe("sender checks and the HTTP door", () => {
   });
 
   test("a From address no contact can have is refused before any of its files is stored (found by the MIME fuzzer)", async () => {
-    const files = async () => desk.deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM attachments").get()!.n;
+    const files = async () =>
+      desk.deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM attachments").get()!.n;
     const before = await files();
     const raw = [
       "From: Carol <carol@customer\u0001test>",

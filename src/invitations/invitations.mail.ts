@@ -24,8 +24,10 @@ export const invitationMailJob = defineJob({
   retry: { maxAttempts: 8, baseDelayMs: 30_000, maxDelayMs: 30 * 60_000 },
   async handler(payload, run: JobContext<Deps>) {
     const { deps } = run;
-    const invitation = first(await deps.db.select().from(invitations).where(eq(invitations.id, payload.invitation_id)).limit(1));
-    const workspace = invitation && await workspaceSettingsOf(deps.db, invitation.workspaceId);
+    const invitation = first(
+      await deps.db.select().from(invitations).where(eq(invitations.id, payload.invitation_id)).limit(1),
+    );
+    const workspace = invitation && (await workspaceSettingsOf(deps.db, invitation.workspaceId));
     if (
       !invitation ||
       !workspace ||

@@ -40,7 +40,7 @@ function invitationAdminRoutes(deps: Deps) {
       async ({ ctx, body, set }) => {
         const { row, url } = await createInvitation(ctx, body, deps);
         set.status = 201;
-        return { ...await presentInvitationRow(deps.db, row), url, mail_via: invitationMailVia(deps.config) };
+        return { ...(await presentInvitationRow(deps.db, row)), url, mail_via: invitationMailVia(deps.config) };
       },
       {
         access: { role: "admin", scopes: ["settings:read", "settings:write"] },
@@ -57,7 +57,7 @@ function invitationAdminRoutes(deps: Deps) {
       "/:id/resend",
       async ({ ctx, params }) => {
         const { row, url } = await invitationLink(ctx, params.id, { mail: true }, deps);
-        return { ...await presentInvitationRow(deps.db, row), url, mail_via: invitationMailVia(deps.config) };
+        return { ...(await presentInvitationRow(deps.db, row)), url, mail_via: invitationMailVia(deps.config) };
       },
       {
         access: { role: "admin", scopes: ["settings:read", "settings:write"] },
@@ -76,7 +76,7 @@ function invitationAdminRoutes(deps: Deps) {
       "/:id/link",
       async ({ ctx, params }) => {
         const { row, url } = await invitationLink(ctx, params.id, { mail: false }, deps);
-        return { ...await presentInvitationRow(deps.db, row), url, mail_via: invitationMailVia(deps.config) };
+        return { ...(await presentInvitationRow(deps.db, row)), url, mail_via: invitationMailVia(deps.config) };
       },
       {
         access: { role: "admin", scopes: ["settings:read", "settings:write"] },

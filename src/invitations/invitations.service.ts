@@ -46,10 +46,11 @@ export async function createInvitation(ctx: RequestContext, input: { email: stri
   const sealedUrl = deps.secrets.seal(inviteUrl(deps.config, token));
   const now = deps.clock.now();
   const row = await transact(deps.db, async (tx) => {
-    if (!await workspaceRefOf(tx, ctx.workspaceId)) throw notFound("Workspace");
+    if (!(await workspaceRefOf(tx, ctx.workspaceId))) throw notFound("Workspace");
     if (await isMemberEmail(tx, ctx.workspaceId, input.email))
       throw conflict(`${input.email} is already a member of this workspace.`);
-    await tx.update(invitations)
+    await tx
+      .update(invitations)
       .set({ revokedAt: now.toISOString() })
       .where(
         and(
@@ -58,20 +59,22 @@ export async function createInvitation(ctx: RequestContext, input: { email: stri
           pendingWhere(now.toISOString()),
         ),
       );
-    const row = one(await tx
-      .insert(invitations)
-      .values({
-        id: newId(),
-        workspaceId: ctx.workspaceId,
-        email: input.email,
-        role: input.role,
-        tokenHash: sha256Hex(token),
-        linkSealed: sealedUrl,
-        invitedBy: actorUserId(ctx),
-        expiresAt: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(),
-        createdAt: now.toISOString(),
-      })
-      .returning());
+    const row = one(
+      await tx
+        .insert(invitations)
+        .values({
+          id: newId(),
+          workspaceId: ctx.workspaceId,
+          email: input.email,
+          role: input.role,
+          tokenHash: sha256Hex(token),
+          linkSealed: sealedUrl,
+          invitedBy: actorUserId(ctx),
+          expiresAt: new Date(now.getTime() + INVITATION_TTL_MS).toISOString(),
+          createdAt: now.toISOString(),
+        })
+        .returning(),
+    );
     await recordAudit(tx, ctx, {
       action: "invitation.created",
       entityType: "invitation",
@@ -95,10 +98,15 @@ export const invitationMailVia = (config: Config): "relay" | "outbox" => (config
 export async function invitationLink(ctx: RequestContext, id: string, input: { mail: boolean }, deps: Deps) {
   const now = deps.clock.now();
   return await transact(deps.db, async (tx) => {
-    const found = first(await tx
-      .select()
-      .from(invitations)
-      .where(and(eq(invitations.workspaceId, ctx.workspaceId), eq(invitations.id, id), pendingWhere(now.toISOString()))).limit(1));
+    const found = first(
+      await tx
+        .select()
+        .from(invitations)
+        .where(
+          and(eq(invitations.workspaceId, ctx.workspaceId), eq(invitations.id, id), pendingWhere(now.toISOString())),
+        )
+        .limit(1),
+    );
     if (!found) throw notFound("Invitation");
     if (!mayGrantRole(ctx, found.role)) throw forbidden(grantDeniedDetail(ctx, found.role));
     let sealedUrl = found.linkSealed;
@@ -145,7 +153,7 @@ export async function listInvitations(ctx: RequestContext, query: { limit: numbe
     )
     .orderBy(desc(invitations.createdAt), desc(invitations.id))
     .limit(query.limit + 1);
-  return pageOf(
+  return await pageOf(
     rows,
     query.limit,
     async (r) => await presentInvitationRow(deps.db, r),
@@ -156,11 +164,13 @@ export async function listInvitations(ctx: RequestContext, query: { limit: numbe
 export async function revokeInvitation(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
   await transact(deps.db, async (tx) => {
     const now = deps.clock.now().toISOString();
-    const row = one(await tx
-      .update(invitations)
-      .set({ revokedAt: now })
-      .where(and(eq(invitations.workspaceId, ctx.workspaceId), eq(invitations.id, id), pendingWhere(now)))
-      .returning());
+    const row = first(
+      await tx
+        .update(invitations)
+        .set({ revokedAt: now })
+        .where(and(eq(invitations.workspaceId, ctx.workspaceId), eq(invitations.id, id), pendingWhere(now)))
+        .returning(),
+    );
     if (!row) throw notFound("Invitation");
     await recordAudit(tx, ctx, {
       action: "invitation.revoked",
@@ -173,11 +183,14 @@ export async function revokeInvitation(ctx: RequestContext, id: string, deps: De
 
 /** The pending invitation behind a token, with its live workspace; null when unusable. */
 async function pendingByToken(tx: Queryable, token: string, now: string) {
-  const invitation = first(await tx
-    .select()
-    .from(invitations)
-    .where(and(eq(invitations.tokenHash, sha256Hex(token)), pendingWhere(now))).limit(1));
-  const ref = invitation && await workspaceRefOf(tx, invitation.workspaceId);
+  const invitation = first(
+    await tx
+      .select()
+      .from(invitations)
+      .where(and(eq(invitations.tokenHash, sha256Hex(token)), pendingWhere(now)))
+      .limit(1),
+  );
+  const ref = invitation && (await workspaceRefOf(tx, invitation.workspaceId));
   if (!invitation || !ref || ref.deletedAt !== null) return undefined;
   return { invitation, workspace: { id: ref.id, name: ref.name, slug: ref.slug } };
 }
@@ -189,7 +202,9 @@ async function pendingByToken(tx: Queryable, token: string, now: string) {
  * nobody joins with a role other than the one the link promised.
  */
 async function assertInviterStillGrants(tx: Queryable, invitation: InvitationRow): Promise<void> {
-  const inviterRole = invitation.invitedBy ? await memberRoleOf(tx, invitation.workspaceId, invitation.invitedBy) : null;
+  const inviterRole = invitation.invitedBy
+    ? await memberRoleOf(tx, invitation.workspaceId, invitation.invitedBy)
+    : null;
   const inviter: RequestContext | null = inviterRole && {
     workspaceId: invitation.workspaceId,
     actor: { type: "user", userId: invitation.invitedBy ?? "", sessionId: null },
@@ -295,5 +310,6 @@ export async function acceptInvitationAsNewUser(
 
 /** True once anyone was ever invited to the workspace (the onboarding checklist's "invite a teammate"). */
 export const anyInvitationIn = async (db: Queryable, workspaceId: string): Promise<boolean> =>
-  first(await db.select({ id: invitations.id }).from(invitations).where(eq(invitations.workspaceId, workspaceId)).limit(1)) !==
-  undefined;
+  first(
+    await db.select({ id: invitations.id }).from(invitations).where(eq(invitations.workspaceId, workspaceId)).limit(1),
+  ) !== undefined;

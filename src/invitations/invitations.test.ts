@@ -320,7 +320,9 @@ describe("invitation lookup and accept", () => {
     for (const body of [{ token }, { token, name: "Newbie" }, { token, name: "Newbie", password: "short" }]) {
       expect((await desk.api("POST", "/v1/invitations/accept", { body })).status, JSON.stringify(body)).toBe(422);
     }
-    expect(first(await desk.deps.db.select().from(users).where(eq(users.email, "newbie@example.test")).limit(1))).toBeUndefined();
+    expect(
+      first(await desk.deps.db.select().from(users).where(eq(users.email, "newbie@example.test")).limit(1)),
+    ).toBeUndefined();
     const before = await lastSeq(desk, workspace.id);
     const res = await desk.api("POST", "/v1/invitations/accept", {
       body: { token, name: "Newbie", password: "correct horse battery" },
@@ -334,10 +336,13 @@ describe("invitation lookup and accept", () => {
     const user = first(await desk.deps.db.select().from(users).where(eq(users.email, "newbie@example.test")).limit(1))!;
     expect(await Bun.password.verify("correct horse battery", user.passwordHash!)).toBe(true);
     expect(
-      first(await desk.deps.db
-        .select()
-        .from(members)
-        .where(and(eq(members.workspaceId, workspace.id), eq(members.userId, user.id))).limit(1))!.role,
+      first(
+        await desk.deps.db
+          .select()
+          .from(members)
+          .where(and(eq(members.workspaceId, workspace.id), eq(members.userId, user.id)))
+          .limit(1),
+      )!.role,
     ).toBe("agent");
     const emitted = await eventsAfter(desk, workspace.id, before);
     expect(emitted.map((e) => [e.type, e.topics])).toEqual([
@@ -397,13 +402,16 @@ describe("invitation lookup and accept", () => {
       member: { role: "viewer", user: { id: person.id } },
     });
     expect((await eventsAfter(desk, workspace.id, before)).map((e) => e.type)).toEqual(["member.added"]);
-    const actions = (await desk.deps.db
-      .select({ action: auditLogs.action })
-      .from(auditLogs)
-      .where(eq(auditLogs.workspaceId, workspace.id)))
-      .map((r) => r.action);
+    const actions = (
+      await desk.deps.db
+        .select({ action: auditLogs.action })
+        .from(auditLogs)
+        .where(eq(auditLogs.workspaceId, workspace.id))
+    ).map((r) => r.action);
     expect(actions).toEqual(expect.arrayContaining(["member.added", "invitation.accepted"]));
-    expect(first(await desk.deps.db.select().from(invitations).where(eq(invitations.id, created.id)).limit(1))).toMatchObject({
+    expect(
+      first(await desk.deps.db.select().from(invitations).where(eq(invitations.id, created.id)).limit(1)),
+    ).toMatchObject({
       acceptedBy: person.id,
     });
   });

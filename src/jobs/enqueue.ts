@@ -60,7 +60,12 @@ export async function enqueue<In, D>(
  * would refuse. "Now" is the runner's clock (tests move it), so a job enqueued without runAt is
  * due at once.
  */
-export async function enqueueByName(tx: Tx, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string | null> {
+export async function enqueueByName(
+  tx: Tx,
+  kind: string,
+  payload: unknown,
+  options: EnqueueOptions = {},
+): Promise<string | null> {
   const runner = runnerSlot(dbOf(tx));
   const nowDate = runnerNow(dbOf(tx));
   const now = nowDate.toISOString();

@@ -48,7 +48,8 @@ const rowOf = async (db: Db, id: string) =>
       "SELECT state, attempts, lease_owner, lease_node, lease_token, lease_until, last_error FROM jobs WHERE id = ?",
     )
     .get(id)!;
-const add = async (db: Db, kind: string, payload: unknown = {}) => (await transact(db, async (tx) => await enqueueByName(tx, kind, payload)))!;
+const add = async (db: Db, kind: string, payload: unknown = {}) =>
+  (await transact(db, async (tx) => await enqueueByName(tx, kind, payload)))!;
 
 /** A job kind whose runs wait until the test lets them go, counting each run per job id. */
 function heldKind(name: string, options: { leaseMs?: number; concurrency?: number } = {}) {
@@ -112,7 +113,11 @@ describe("job leases", () => {
     const b = runnerOn(db, [held.definition], { node: "n1", clock });
     await b.start();
     await later(30);
-    expect(await Promise.all(ids.map(async (id) => (await rowOf(db, id)).state))).toEqual(["running", "running", "running"]);
+    expect(await Promise.all(ids.map(async (id) => (await rowOf(db, id)).state))).toEqual([
+      "running",
+      "running",
+      "running",
+    ]);
     held.releaseAll();
     await until(async () => (await Promise.all(ids.map((id) => rowOf(db, id)))).every((row) => row.state === "done"));
 

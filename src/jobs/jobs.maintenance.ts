@@ -15,9 +15,7 @@ export const pruneJobsJob = defineJob({
   concurrency: 1,
   async handler(_payload, { deps }: JobContext<{ db: Db; clock: Clock }>) {
     const cutoff = new Date(deps.clock.now().getTime() - KEEP_FINISHED_MS).toISOString();
-    await deps.db
-      .delete(jobs)
-      .where(and(inArray(jobs.state, ["done", "failed"]), lt(jobs.updatedAt, cutoff)));
+    await deps.db.delete(jobs).where(and(inArray(jobs.state, ["done", "failed"]), lt(jobs.updatedAt, cutoff)));
   },
 });
 

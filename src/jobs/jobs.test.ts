@@ -272,7 +272,9 @@ describe("job runner", () => {
     const short = await add(db, "t.short");
     const long = await add(db, "t.long");
     await runner.start();
-    await until(async () => (await jobRow(db, long)).state === "running" && (await jobRow(db, short)).state === "running");
+    await until(
+      async () => (await jobRow(db, long)).state === "running" && (await jobRow(db, short)).state === "running",
+    );
     await runner.stop(200);
     expect((await jobRow(db, short)).state).toBe("done");
     expect(await jobRow(db, long)).toMatchObject({ state: "queued", attempts: 0 });

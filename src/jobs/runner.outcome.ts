@@ -60,14 +60,18 @@ export function settle<D>(
   const error = outcome.error;
   if (error instanceof Requeue) {
     const runAt = new Date(clock.now().getTime() + Math.max(0, error.delayMs)).toISOString();
-    return write(async () => noteLostLease(state, run, statements.putBack.run(runAt, at, row.id, token).changes, "requeue"));
+    return write(async () =>
+      noteLostLease(state, run, statements.putBack.run(runAt, at, row.id, token).changes, "requeue"),
+    );
   }
   const log = logger.child({ job: row.kind, job_id: row.id, attempt: row.attempts });
   const message = error instanceof Error ? error.message : String(error);
   const exhausted = row.attempts >= maxAttemptsOf(row, definition);
   if (error instanceof PermanentFailure || exhausted) {
     log.warn({ err: message }, "job failed for good");
-    return write(async () => noteLostLease(state, run, statements.fail.run(message, at, row.id, token).changes, "failure"));
+    return write(async () =>
+      noteLostLease(state, run, statements.fail.run(message, at, row.id, token).changes, "failure"),
+    );
   }
   const delay = error instanceof RetryLater ? error.delayMs : backoffDelay(row.attempts, policyOf(definition));
   log.info({ err: message, retry_in_ms: delay }, "job failed; will retry");
@@ -81,7 +85,14 @@ export async function scheduleRecurring<D>(state: RunnerState<D>, definition: An
   if (!definition.schedule || state.stopping) return;
   const next = new Cron(definition.schedule, { timezone: "UTC" }).nextRun(state.clock.now());
   if (!next) return;
-  await transact(state.db, async (tx) =>
-    await enqueueByName(tx, definition.name, {}, { runAt: next, uniqueKey: `cron:${definition.name}`, maxAttempts: 1 }),
+  await transact(
+    state.db,
+    async (tx) =>
+      await enqueueByName(
+        tx,
+        definition.name,
+        {},
+        { runAt: next, uniqueKey: `cron:${definition.name}`, maxAttempts: 1 },
+      ),
   );
 }

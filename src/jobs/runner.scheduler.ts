@@ -30,7 +30,7 @@ export async function tick<D>(state: RunnerState<D>, only: Set<string> | null = 
   let unfinished: string[] = [];
   try {
     // Runs of a dead or stalled runner (any node) whose lease ran out: their kinds may have work again.
-    if (await reclaimExpired(state) > 0) only = null;
+    if ((await reclaimExpired(state)) > 0) only = null;
     do {
       state.tickAgain = false;
       unfinished = (await claimDue(state, only, MAX_STARTS_PER_TURN)).unfinished;

@@ -35,10 +35,13 @@ export type ArticleListFilters = {
 };
 
 export async function findArticle(db: Queryable, workspaceId: string, id: string): Promise<KbArticleRow | undefined> {
-  return first(await db
-    .select()
-    .from(kbArticles)
-    .where(and(eq(kbArticles.workspaceId, workspaceId), eq(kbArticles.id, id))).limit(1));
+  return first(
+    await db
+      .select()
+      .from(kbArticles)
+      .where(and(eq(kbArticles.workspaceId, workspaceId), eq(kbArticles.id, id)))
+      .limit(1),
+  );
 }
 
 export async function requireArticle(db: Queryable, workspaceId: string, id: string): Promise<KbArticleRow> {
@@ -61,7 +64,9 @@ export async function listArticles(
   if (filters.collection_id) where.push(eq(a.collectionId, filters.collection_id));
   if (filters.status) where.push(eq(a.status, filters.status));
   if (filters.q) {
-    const rows = (await searchArticleRows(db, ctx.workspaceId, filters.q, { publishedOnly: false, limit: 1000 })).filter(
+    const rows = (
+      await searchArticleRows(db, ctx.workspaceId, filters.q, { publishedOnly: false, limit: 1000 })
+    ).filter(
       (row) =>
         (!filters.collection_id || row.collectionId === filters.collection_id) &&
         (!filters.status || row.status === filters.status),
@@ -80,7 +85,7 @@ export async function listArticles(
     .where(and(...where))
     .orderBy(asc(a.position), asc(a.id))
     .limit(filters.limit + 1);
-  return pageOf(rows, filters.limit, presentArticle, (row) => [row.position, row.id]);
+  return await pageOf(rows, filters.limit, presentArticle, (row) => [row.position, row.id]);
 }
 
 async function nextPosition(tx: Tx, workspaceId: string, collectionId: string): Promise<number> {
@@ -122,30 +127,40 @@ export async function createArticle(
     } else slug = await freeSlug(tx, kbArticles, ctx.workspaceId, slugFrom(input.title, "article"));
     const now = deps.clock.now().toISOString();
     const status = input.status ?? "draft";
-    const row = one(await tx
-      .insert(kbArticles)
-      .values({
-        id: newId(),
-        workspaceId: ctx.workspaceId,
-        collectionId: input.collection_id,
-        title: input.title,
-        slug,
-        ...body,
-        status,
-        views: 0,
-        position: input.position ?? await nextPosition(tx, ctx.workspaceId, input.collection_id),
-        publishedAt: publishedAtAfter(null, status, now),
-        createdBy: actorUserId(ctx),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning());
-    await appendEvent(tx, kbArticleCreated, { workspaceId: ctx.workspaceId, data: { kb_article: presentArticle(row) } });
+    const row = one(
+      await tx
+        .insert(kbArticles)
+        .values({
+          id: newId(),
+          workspaceId: ctx.workspaceId,
+          collectionId: input.collection_id,
+          title: input.title,
+          slug,
+          ...body,
+          status,
+          views: 0,
+          position: input.position ?? (await nextPosition(tx, ctx.workspaceId, input.collection_id)),
+          publishedAt: publishedAtAfter(null, status, now),
+          createdBy: actorUserId(ctx),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
+    await appendEvent(tx, kbArticleCreated, {
+      workspaceId: ctx.workspaceId,
+      data: { kb_article: presentArticle(row) },
+    });
     return row;
   });
 }
 
-export async function updateArticle(ctx: RequestContext, id: string, input: ArticleInput, deps: Deps): Promise<KbArticleRow> {
+export async function updateArticle(
+  ctx: RequestContext,
+  id: string,
+  input: ArticleInput,
+  deps: Deps,
+): Promise<KbArticleRow> {
   const body = input.body_html !== undefined ? cleanBody(input.body_html) : null;
   return await transact(deps.db, async (tx) => {
     const current = await requireArticle(tx, ctx.workspaceId, id);
@@ -168,12 +183,17 @@ export async function updateArticle(ctx: RequestContext, id: string, input: Arti
       patch.status = input.status;
       patch.publishedAt = publishedAtAfter(current, input.status, now);
     }
-    const row = one(await tx
-      .update(kbArticles)
-      .set({ ...patch, updatedAt: now })
-      .where(and(eq(kbArticles.workspaceId, ctx.workspaceId), eq(kbArticles.id, id)))
-      .returning());
-    await appendEvent(tx, kbArticleUpdated, { workspaceId: ctx.workspaceId, data: { kb_article: presentArticle(row) } });
+    const row = one(
+      await tx
+        .update(kbArticles)
+        .set({ ...patch, updatedAt: now })
+        .where(and(eq(kbArticles.workspaceId, ctx.workspaceId), eq(kbArticles.id, id)))
+        .returning(),
+    );
+    await appendEvent(tx, kbArticleUpdated, {
+      workspaceId: ctx.workspaceId,
+      data: { kb_article: presentArticle(row) },
+    });
     return row;
   });
 }
@@ -181,10 +201,10 @@ export async function updateArticle(ctx: RequestContext, id: string, input: Arti
 export async function deleteArticle(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
   await transact(deps.db, async (tx) => {
     await requireArticle(tx, ctx.workspaceId, id);
-    await tx.delete(kbArticles)
-      .where(and(eq(kbArticles.workspaceId, ctx.workspaceId), eq(kbArticles.id, id)));
+    await tx.delete(kbArticles).where(and(eq(kbArticles.workspaceId, ctx.workspaceId), eq(kbArticles.id, id)));
     // Its translations go with it.
-    await tx.delete(kbArticleTranslations)
+    await tx
+      .delete(kbArticleTranslations)
       .where(and(eq(kbArticleTranslations.workspaceId, ctx.workspaceId), eq(kbArticleTranslations.articleId, id)));
     await appendEvent(tx, kbArticleDeleted, { workspaceId: ctx.workspaceId, data: { kb_article_id: id } });
   });

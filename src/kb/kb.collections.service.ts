@@ -24,11 +24,18 @@ export async function listCollections(db: Queryable, workspaceId: string): Promi
     .orderBy(asc(kbCollections.position), asc(kbCollections.name), asc(kbCollections.id));
 }
 
-export async function findCollection(db: Queryable, workspaceId: string, id: string): Promise<KbCollectionRow | undefined> {
-  return first(await db
-    .select()
-    .from(kbCollections)
-    .where(and(eq(kbCollections.workspaceId, workspaceId), eq(kbCollections.id, id))).limit(1));
+export async function findCollection(
+  db: Queryable,
+  workspaceId: string,
+  id: string,
+): Promise<KbCollectionRow | undefined> {
+  return first(
+    await db
+      .select()
+      .from(kbCollections)
+      .where(and(eq(kbCollections.workspaceId, workspaceId), eq(kbCollections.id, id)))
+      .limit(1),
+  );
 }
 
 export async function requireCollection(db: Queryable, workspaceId: string, id: string): Promise<KbCollectionRow> {
@@ -61,19 +68,21 @@ export async function createCollection(
       slug = input.slug;
     } else slug = await freeSlug(tx, kbCollections, ctx.workspaceId, slugFrom(input.name, "collection"));
     const now = deps.clock.now().toISOString();
-    const row = one(await tx
-      .insert(kbCollections)
-      .values({
-        id: newId(),
-        workspaceId: ctx.workspaceId,
-        name: input.name,
-        slug,
-        description: input.description ?? "",
-        position: input.position ?? await nextPosition(tx, ctx.workspaceId),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning());
+    const row = one(
+      await tx
+        .insert(kbCollections)
+        .values({
+          id: newId(),
+          workspaceId: ctx.workspaceId,
+          name: input.name,
+          slug,
+          description: input.description ?? "",
+          position: input.position ?? (await nextPosition(tx, ctx.workspaceId)),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     await appendEvent(tx, kbCollectionCreated, {
       workspaceId: ctx.workspaceId,
       data: { kb_collection: presentCollection(row) },
@@ -93,11 +102,13 @@ export async function updateCollection(ctx: RequestContext, id: string, input: C
     }
     if (input.description !== undefined) patch.description = input.description;
     if (input.position !== undefined) patch.position = input.position;
-    const row = one(await tx
-      .update(kbCollections)
-      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
-      .where(and(eq(kbCollections.workspaceId, ctx.workspaceId), eq(kbCollections.id, id)))
-      .returning());
+    const row = one(
+      await tx
+        .update(kbCollections)
+        .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
+        .where(and(eq(kbCollections.workspaceId, ctx.workspaceId), eq(kbCollections.id, id)))
+        .returning(),
+    );
     await appendEvent(tx, kbCollectionUpdated, {
       workspaceId: ctx.workspaceId,
       data: { kb_collection: presentCollection(row) },
@@ -110,14 +121,15 @@ export async function updateCollection(ctx: RequestContext, id: string, input: C
 export async function deleteCollection(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
   await transact(deps.db, async (tx) => {
     await requireCollection(tx, ctx.workspaceId, id);
-    const article = first(await tx
-      .select({ id: kbArticles.id })
-      .from(kbArticles)
-      .where(and(eq(kbArticles.workspaceId, ctx.workspaceId), eq(kbArticles.collectionId, id)))
-      .limit(1));
+    const article = first(
+      await tx
+        .select({ id: kbArticles.id })
+        .from(kbArticles)
+        .where(and(eq(kbArticles.workspaceId, ctx.workspaceId), eq(kbArticles.collectionId, id)))
+        .limit(1),
+    );
     if (article) throw conflict("The collection holds articles: move or delete them first.");
-    await tx.delete(kbCollections)
-      .where(and(eq(kbCollections.workspaceId, ctx.workspaceId), eq(kbCollections.id, id)));
+    await tx.delete(kbCollections).where(and(eq(kbCollections.workspaceId, ctx.workspaceId), eq(kbCollections.id, id)));
     await appendEvent(tx, kbCollectionDeleted, { workspaceId: ctx.workspaceId, data: { kb_collection_id: id } });
   });
 }

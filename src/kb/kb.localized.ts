@@ -83,7 +83,9 @@ export async function publishedArticleIn(
   if (!article) return undefined;
   const source = (await workspaceLanguages(db, workspaceId)).locale;
   const found =
-    locale === source ? undefined : (await publishedTranslations(db, workspaceId, locale, [article.id])).get(article.id);
+    locale === source
+      ? undefined
+      : (await publishedTranslations(db, workspaceId, locale, [article.id])).get(article.id);
   if (!found) return { ...article, lang: source };
   // The page changed when either text did.
   const updatedAt = [found.updatedAt, article.updatedAt].sort()[1] ?? article.updatedAt;

@@ -10,5 +10,7 @@ export const kbModule = defineModule({
   name: "kb",
   events: kbEvents,
   routes: (deps) => [kbCollectionsRoutes(deps), kbArticlesRoutes(deps), kbTranslationsRoutes(deps)],
-  provides: [provide(publishArticleProbe, async (db, ctx) => (await featuredArticles(db, ctx.workspaceId, 1)).length > 0)],
+  provides: [
+    provide(publishArticleProbe, async (db, ctx) => (await featuredArticles(db, ctx.workspaceId, 1)).length > 0),
+  ],
 });

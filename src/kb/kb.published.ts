@@ -44,18 +44,21 @@ export async function publishedCollections(
   workspaceId: string,
 ): Promise<Array<KbCollectionRow & { articleCount: number }>> {
   const counts = new Map(
-    (await db
-      .select({ collectionId: kbArticles.collectionId, n: sql<number>`count(*)` })
-      .from(kbArticles)
-      .where(published(workspaceId))
-      .groupBy(kbArticles.collectionId))
-      .map((r) => [r.collectionId, r.n]),
+    (
+      await db
+        .select({ collectionId: kbArticles.collectionId, n: sql<number>`count(*)` })
+        .from(kbArticles)
+        .where(published(workspaceId))
+        .groupBy(kbArticles.collectionId)
+    ).map((r) => [r.collectionId, r.n]),
   );
-  return (await db
-    .select()
-    .from(kbCollections)
-    .where(eq(kbCollections.workspaceId, workspaceId))
-    .orderBy(asc(kbCollections.position), asc(kbCollections.name), asc(kbCollections.id)))
+  return (
+    await db
+      .select()
+      .from(kbCollections)
+      .where(eq(kbCollections.workspaceId, workspaceId))
+      .orderBy(asc(kbCollections.position), asc(kbCollections.name), asc(kbCollections.id))
+  )
     .filter((c) => counts.has(c.id))
     .map((c) => ({ ...c, articleCount: counts.get(c.id) ?? 0 }));
 }
@@ -66,24 +69,36 @@ export async function publishedCollectionBySlug(
   workspaceId: string,
   slug: string,
 ): Promise<KbCollectionRow | undefined> {
-  const row = first(await db
-    .select()
-    .from(kbCollections)
-    .where(and(eq(kbCollections.workspaceId, workspaceId), eq(kbCollections.slug, slug))).limit(1));
+  const row = first(
+    await db
+      .select()
+      .from(kbCollections)
+      .where(and(eq(kbCollections.workspaceId, workspaceId), eq(kbCollections.slug, slug)))
+      .limit(1),
+  );
   if (!row) return undefined;
-  const any = first(await db
-    .select({ id: kbArticles.id })
-    .from(kbArticles)
-    .where(and(published(workspaceId), eq(kbArticles.collectionId, row.id)))
-    .limit(1));
+  const any = first(
+    await db
+      .select({ id: kbArticles.id })
+      .from(kbArticles)
+      .where(and(published(workspaceId), eq(kbArticles.collectionId, row.id)))
+      .limit(1),
+  );
   return any ? row : undefined;
 }
 
-export async function publishedCollectionById(db: Queryable, workspaceId: string, id: string): Promise<KbCollectionRow | undefined> {
-  return first(await db
-    .select()
-    .from(kbCollections)
-    .where(and(eq(kbCollections.workspaceId, workspaceId), eq(kbCollections.id, id))).limit(1));
+export async function publishedCollectionById(
+  db: Queryable,
+  workspaceId: string,
+  id: string,
+): Promise<KbCollectionRow | undefined> {
+  return first(
+    await db
+      .select()
+      .from(kbCollections)
+      .where(and(eq(kbCollections.workspaceId, workspaceId), eq(kbCollections.id, id)))
+      .limit(1),
+  );
 }
 
 /** The published articles of a collection, by position. */
@@ -100,7 +115,11 @@ export async function publishedArticlesOf(
 }
 
 /** The most read published articles: the home page's "popular articles". */
-export async function featuredArticles(db: Queryable, workspaceId: string, limit: number): Promise<PublishedArticleSummary[]> {
+export async function featuredArticles(
+  db: Queryable,
+  workspaceId: string,
+  limit: number,
+): Promise<PublishedArticleSummary[]> {
   return await db
     .select(summaryColumns)
     .from(kbArticles)
@@ -109,24 +128,34 @@ export async function featuredArticles(db: Queryable, workspaceId: string, limit
     .limit(limit);
 }
 
-export async function publishedArticleBySlug(db: Queryable, workspaceId: string, slug: string): Promise<PublishedArticle | undefined> {
-  return first(await db
-    .select({
-      id: kbArticles.id,
-      collectionId: kbArticles.collectionId,
-      title: kbArticles.title,
-      slug: kbArticles.slug,
-      bodyHtml: kbArticles.bodyHtml,
-      bodyText: kbArticles.bodyText,
-      publishedAt: kbArticles.publishedAt,
-      updatedAt: kbArticles.updatedAt,
-    })
-    .from(kbArticles)
-    .where(and(published(workspaceId), eq(kbArticles.slug, slug))).limit(1));
+export async function publishedArticleBySlug(
+  db: Queryable,
+  workspaceId: string,
+  slug: string,
+): Promise<PublishedArticle | undefined> {
+  return first(
+    await db
+      .select({
+        id: kbArticles.id,
+        collectionId: kbArticles.collectionId,
+        title: kbArticles.title,
+        slug: kbArticles.slug,
+        bodyHtml: kbArticles.bodyHtml,
+        bodyText: kbArticles.bodyText,
+        publishedAt: kbArticles.publishedAt,
+        updatedAt: kbArticles.updatedAt,
+      })
+      .from(kbArticles)
+      .where(and(published(workspaceId), eq(kbArticles.slug, slug)))
+      .limit(1),
+  );
 }
 
 /** Every published article's slug and last change: the sitemap. */
-export async function publishedArticleSlugs(db: Queryable, workspaceId: string): Promise<Array<{ slug: string; updatedAt: string }>> {
+export async function publishedArticleSlugs(
+  db: Queryable,
+  workspaceId: string,
+): Promise<Array<{ slug: string; updatedAt: string }>> {
   return await db
     .select({ slug: kbArticles.slug, updatedAt: kbArticles.updatedAt })
     .from(kbArticles)
@@ -174,7 +203,8 @@ export async function searchPublishedArticleTexts(
  */
 export async function countArticleView(db: Db, workspaceId: string, articleId: string): Promise<void> {
   await transact(db, async (tx) => {
-    await tx.update(kbArticles)
+    await tx
+      .update(kbArticles)
       .set({ views: sql`${kbArticles.views} + 1` })
       .where(and(eq(kbArticles.workspaceId, workspaceId), eq(kbArticles.id, articleId)));
   });

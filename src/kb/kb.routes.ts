@@ -27,11 +27,15 @@ const write = { role: "agent", scopes: ["kb:write"] } as const;
 export function kbCollectionsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/kb/collections", tags: ["knowledge-base"] })
     .use(deps.guard)
-    .get("/", async ({ ctx }) => completeList((await listCollections(deps.db, ctx.workspaceId)).map(presentCollection)), {
-      access: read,
-      response: { 200: completeListSchema(KbCollectionSchema) },
-      detail: { summary: "All knowledge base collections of the workspace, by position then name" },
-    })
+    .get(
+      "/",
+      async ({ ctx }) => completeList((await listCollections(deps.db, ctx.workspaceId)).map(presentCollection)),
+      {
+        access: read,
+        response: { 200: completeListSchema(KbCollectionSchema) },
+        detail: { summary: "All knowledge base collections of the workspace, by position then name" },
+      },
+    )
     .post(
       "/",
       async ({ ctx, body, set }) => {
@@ -49,19 +53,27 @@ export function kbCollectionsRoutes(deps: Deps) {
         },
       },
     )
-    .get("/:id", async ({ ctx, params }) => presentCollection(await requireCollection(deps.db, ctx.workspaceId, params.id)), {
-      access: read,
-      params: IdParams,
-      response: { 200: KbCollectionSchema },
-      detail: { summary: "A collection" },
-    })
-    .patch("/:id", async ({ ctx, params, body }) => presentCollection(await updateCollection(ctx, params.id, body, deps)), {
-      access: write,
-      params: IdParams,
-      body: UpdateCollectionBody,
-      response: { 200: KbCollectionSchema },
-      detail: { summary: "Change a collection (name, slug, description, position)" },
-    })
+    .get(
+      "/:id",
+      async ({ ctx, params }) => presentCollection(await requireCollection(deps.db, ctx.workspaceId, params.id)),
+      {
+        access: read,
+        params: IdParams,
+        response: { 200: KbCollectionSchema },
+        detail: { summary: "A collection" },
+      },
+    )
+    .patch(
+      "/:id",
+      async ({ ctx, params, body }) => presentCollection(await updateCollection(ctx, params.id, body, deps)),
+      {
+        access: write,
+        params: IdParams,
+        body: UpdateCollectionBody,
+        response: { 200: KbCollectionSchema },
+        detail: { summary: "Change a collection (name, slug, description, position)" },
+      },
+    )
     .delete(
       "/:id",
       async ({ ctx, params, set }) => {

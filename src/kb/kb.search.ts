@@ -42,16 +42,17 @@ export async function searchArticleRows(
   );
   if (ids.length === 0) return [];
   const byId = new Map(
-    (await db
-      .select()
-      .from(a)
-      .where(
-        sql`${a.id} IN (${sql.join(
-          ids.map((r) => sql`${r.id}`),
-          sql`, `,
-        )})`,
-      ))
-      .map((row) => [row.id, row]),
+    (
+      await db
+        .select()
+        .from(a)
+        .where(
+          sql`${a.id} IN (${sql.join(
+            ids.map((r) => sql`${r.id}`),
+            sql`, `,
+          )})`,
+        )
+    ).map((row) => [row.id, row]),
   );
   return ids.map((r) => byId.get(r.id)).filter((row): row is ArticleRow => row !== undefined);
 }

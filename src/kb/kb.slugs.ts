@@ -19,21 +19,25 @@ export async function slugTaken(
   slug: string,
   exceptId: string | null,
 ): Promise<boolean> {
-  const row = first(await db
-    .select({ id: table.id })
-    .from(table)
-    .where(and(eq(table.workspaceId, workspaceId), eq(table.slug, slug))).limit(1));
+  const row = first(
+    await db
+      .select({ id: table.id })
+      .from(table)
+      .where(and(eq(table.workspaceId, workspaceId), eq(table.slug, slug)))
+      .limit(1),
+  );
   return !!row && row.id !== exceptId;
 }
 
 /** The first free slug of `base`, `base-2`, `base-3`, … in the workspace (one query for all candidates). */
 export async function freeSlug(db: Queryable, table: SlugTable, workspaceId: string, base: string): Promise<string> {
   const taken = new Set(
-    (await db
-      .select({ slug: table.slug })
-      .from(table)
-      .where(and(eq(table.workspaceId, workspaceId), or(eq(table.slug, base), like(table.slug, `${base}-%`)))))
-      .map((r) => r.slug),
+    (
+      await db
+        .select({ slug: table.slug })
+        .from(table)
+        .where(and(eq(table.workspaceId, workspaceId), or(eq(table.slug, base), like(table.slug, `${base}-%`))))
+    ).map((r) => r.slug),
   );
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;

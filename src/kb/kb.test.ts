@@ -93,9 +93,9 @@ describe("knowledge base: access", () => {
     // Nothing was changed by any refused request.
     const stored = first(await desk.deps.db.select().from(kbArticles).where(eq(kbArticles.id, article.id)).limit(1));
     expect(stored?.title).toBe("Reset your password");
-    expect(first(await desk.deps.db.select().from(kbCollections).where(eq(kbCollections.id, collection.id)).limit(1))?.name).toBe(
-      "Getting started",
-    );
+    expect(
+      first(await desk.deps.db.select().from(kbCollections).where(eq(kbCollections.id, collection.id)).limit(1))?.name,
+    ).toBe("Getting started");
   });
 
   test("an API key with kb:write writes", async () => {
@@ -204,7 +204,9 @@ describe("knowledge base: collections", () => {
       "Billing",
     ]);
     expect(list.body.next_cursor).toBeNull();
-    const stored = first(await desk.deps.db.select().from(kbCollections).where(eq(kbCollections.id, a.body.id)).limit(1));
+    const stored = first(
+      await desk.deps.db.select().from(kbCollections).where(eq(kbCollections.id, a.body.id)).limit(1),
+    );
     expect(stored).toMatchObject({ name: "Billing", slug: "billing", description: "Invoices, cards", position: 5 });
     // A collection holding an article is not deleted; an empty one is.
     await desk.api("POST", "/v1/kb/articles", {
@@ -313,11 +315,11 @@ describe("knowledge base: articles", () => {
       body: { collection_id: other.body.id },
     });
     expect(moved.body.collection_id).toBe(other.body.id);
-    const first = await desk.api("PATCH", `/v1/kb/articles/${body.id}`, {
+    const toFront = await desk.api("PATCH", `/v1/kb/articles/${body.id}`, {
       headers: agent.headers,
       body: { position: 0 },
     });
-    expect(first.status).toBe(200);
+    expect(toFront.status).toBe(200);
     const drafts = await desk.api("GET", "/v1/kb/articles?status=draft", { headers: agent.headers });
     expect(drafts.body.data.map((a: { id: string }) => a.id)).toEqual([article.id, body.id]);
     expect((await desk.api("DELETE", `/v1/kb/articles/${twin.body.id}`, { headers: agent.headers })).status).toBe(204);

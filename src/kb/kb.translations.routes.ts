@@ -25,16 +25,20 @@ const LOCALE_RULE =
 export function kbTranslationsRoutes(deps: Deps) {
   return new Elysia({ prefix: "/kb/articles", tags: ["knowledge-base"] })
     .use(deps.guard)
-    .get("/:id/translations", async ({ ctx, params }) => completeList(await listTranslations(deps.db, ctx, params.id)), {
-      access: read,
-      params: IdParams,
-      response: { 200: completeListSchema(KbArticleTranslationListItemSchema) },
-      detail: {
-        summary: "Every translation of an article, drafts included, by locale",
-        description:
-          "Each translation with `outdated`: true when the article changed (its `updated_at`) after the translation was last saved. The help center shows a published translation on its pages in that language, outdated or not; a language without one shows the article itself, marked with its own `lang`.",
+    .get(
+      "/:id/translations",
+      async ({ ctx, params }) => completeList(await listTranslations(deps.db, ctx, params.id)),
+      {
+        access: read,
+        params: IdParams,
+        response: { 200: completeListSchema(KbArticleTranslationListItemSchema) },
+        detail: {
+          summary: "Every translation of an article, drafts included, by locale",
+          description:
+            "Each translation with `outdated`: true when the article changed (its `updated_at`) after the translation was last saved. The help center shows a published translation on its pages in that language, outdated or not; a language without one shows the article itself, marked with its own `lang`.",
+        },
       },
-    })
+    )
     .get(
       "/:id/translations/:locale",
       async ({ ctx, params }) => presentTranslation(await getTranslation(deps.db, ctx, params.id, params.locale)),

@@ -33,7 +33,10 @@ export const presentTranslation = (row: TranslationRow) => ({
 });
 
 /** The workspace's own language (its articles') and its help center's languages. */
-export async function workspaceLanguages(db: Queryable, workspaceId: string): Promise<{ locale: Locale; locales: Locale[] }> {
+export async function workspaceLanguages(
+  db: Queryable,
+  workspaceId: string,
+): Promise<{ locale: Locale; locales: Locale[] }> {
   const { locale, locales } = workspaceLocales((await workspaceSettingsOf(db, workspaceId))?.settings);
   return { locale, locales };
 }
@@ -61,27 +64,36 @@ async function translationLocale(db: Queryable, workspaceId: string, raw: string
 const byArticle = (workspaceId: string, articleId: string) =>
   and(eq(kbArticleTranslations.workspaceId, workspaceId), eq(kbArticleTranslations.articleId, articleId));
 
-const one = (workspaceId: string, articleId: string, locale: string) =>
+const inLocale = (workspaceId: string, articleId: string, locale: string) =>
   and(byArticle(workspaceId, articleId), eq(kbArticleTranslations.locale, locale));
 
 /** Every translation of an article, by locale, each with whether the article changed since it was saved. */
 export async function listTranslations(db: Queryable, ctx: RequestContext, articleId: string) {
   const article = await requireArticle(db, ctx.workspaceId, articleId);
-  return (await db
-    .select()
-    .from(kbArticleTranslations)
-    .where(byArticle(ctx.workspaceId, articleId))
-    .orderBy(asc(kbArticleTranslations.locale)))
-    .map((row) => ({ ...presentTranslation(row), outdated: row.sourceUpdatedAt < article.updatedAt }));
+  return (
+    await db
+      .select()
+      .from(kbArticleTranslations)
+      .where(byArticle(ctx.workspaceId, articleId))
+      .orderBy(asc(kbArticleTranslations.locale))
+  ).map((row) => ({ ...presentTranslation(row), outdated: row.sourceUpdatedAt < article.updatedAt }));
 }
 
-export async function getTranslation(db: Queryable, ctx: RequestContext, articleId: string, raw: string): Promise<TranslationRow> {
+export async function getTranslation(
+  db: Queryable,
+  ctx: RequestContext,
+  articleId: string,
+  raw: string,
+): Promise<TranslationRow> {
   await requireArticle(db, ctx.workspaceId, articleId);
   const locale = await translationLocale(db, ctx.workspaceId, raw, false);
-  const row = first(await db
-    .select()
-    .from(kbArticleTranslations)
-    .where(one(ctx.workspaceId, articleId, locale)).limit(1));
+  const row = first(
+    await db
+      .select()
+      .from(kbArticleTranslations)
+      .where(inLocale(ctx.workspaceId, articleId, locale))
+      .limit(1),
+  );
   if (!row) throw notFound("Translation");
   return row;
 }
@@ -100,10 +112,13 @@ export async function putTranslation(
     const article = await requireArticle(tx, ctx.workspaceId, articleId);
     const locale = await translationLocale(tx, ctx.workspaceId, raw, true);
     const now = deps.clock.now().toISOString();
-    const existing = first(await tx
-      .select()
-      .from(kbArticleTranslations)
-      .where(one(ctx.workspaceId, articleId, locale)).limit(1));
+    const existing = first(
+      await tx
+        .select()
+        .from(kbArticleTranslations)
+        .where(inLocale(ctx.workspaceId, articleId, locale))
+        .limit(1),
+    );
     const fields = {
       title: input.title,
       bodyHtml,
@@ -113,23 +128,31 @@ export async function putTranslation(
       updatedAt: now,
     };
     const row = existing
-      ? one(await tx
-          .update(kbArticleTranslations)
-          .set(fields)
-          .where(one(ctx.workspaceId, articleId, locale))
-          .returning())
-      : one(await tx
-          .insert(kbArticleTranslations)
-          .values({ workspaceId: ctx.workspaceId, articleId, locale, createdAt: now, ...fields })
-          .returning());
+      ? one(
+          await tx
+            .update(kbArticleTranslations)
+            .set(fields)
+            .where(inLocale(ctx.workspaceId, articleId, locale))
+            .returning(),
+        )
+      : one(
+          await tx
+            .insert(kbArticleTranslations)
+            .values({ workspaceId: ctx.workspaceId, articleId, locale, createdAt: now, ...fields })
+            .returning(),
+        );
     return { row, created: !existing };
   });
 }
 
-export async function deleteTranslation(ctx: RequestContext, articleId: string, raw: string, deps: Deps): Promise<void> {
+export async function deleteTranslation(
+  ctx: RequestContext,
+  articleId: string,
+  raw: string,
+  deps: Deps,
+): Promise<void> {
   await transact(deps.db, async (tx) => {
     await getTranslation(tx, ctx, articleId, raw);
-    await tx.delete(kbArticleTranslations)
-      .where(one(ctx.workspaceId, articleId, raw));
+    await tx.delete(kbArticleTranslations).where(inLocale(ctx.workspaceId, articleId, raw));
   });
 }

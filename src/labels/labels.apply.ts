@@ -38,7 +38,7 @@ type NamedLabel = { name: string; key: string; location: string };
 
 /** May this caller create labels by naming them on a record? */
 export async function mayCreateLabels(tx: Queryable, ctx: RequestContext, ports: Ports): Promise<boolean> {
-  if (await ports.get(labelCreationSetting)(tx, ctx.workspaceId) !== "admins") return true;
+  if ((await ports.get(labelCreationSetting)(tx, ctx.workspaceId)) !== "admins") return true;
   if (ctx.scopes !== null) return hasScope(ctx, "settings:write");
   return roleAtLeast(ctx.role, "admin");
 }
@@ -60,33 +60,38 @@ export async function insertLabel(
   const groupId = input.groupId ?? null;
   const position =
     input.position ??
-    first(await tx
-      .select({ next: sql<number>`coalesce(max(${tags.position}) + 1, 0)` })
-      .from(tags)
-      .where(
-        and(
-          eq(tags.workspaceId, workspaceId),
-          groupId === null ? sql`${tags.groupId} IS NULL` : eq(tags.groupId, groupId),
-        ),
-      ).limit(1))?.next ??
+    first(
+      await tx
+        .select({ next: sql<number>`coalesce(max(${tags.position}) + 1, 0)` })
+        .from(tags)
+        .where(
+          and(
+            eq(tags.workspaceId, workspaceId),
+            groupId === null ? sql`${tags.groupId} IS NULL` : eq(tags.groupId, groupId),
+          ),
+        )
+        .limit(1),
+    )?.next ??
     0;
-  const row = one(await tx
-    .insert(tags)
-    .values({
-      id: newId(),
-      workspaceId,
-      name: input.name,
-      nameKey: labelNameKey(input.name),
-      color: input.color ?? colorForName(input.name),
-      description: input.description ?? "",
-      groupId,
-      position,
-      archived: false,
-      appliesTo: input.appliesTo ?? ["tickets", "contacts", "companies"],
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning());
+  const row = one(
+    await tx
+      .insert(tags)
+      .values({
+        id: newId(),
+        workspaceId,
+        name: input.name,
+        nameKey: labelNameKey(input.name),
+        color: input.color ?? colorForName(input.name),
+        description: input.description ?? "",
+        groupId,
+        position,
+        archived: false,
+        appliesTo: input.appliesTo ?? ["tickets", "contacts", "companies"],
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning(),
+  );
   await appendEvent(tx, tagCreated, { workspaceId, data: { tag: presentTag(row, NO_USAGE) } });
   return row;
 }
@@ -152,7 +157,7 @@ export async function applyLabelWrite(
   }
   if (errors.length) throw validationFailed(errors);
   if (missing.length) {
-    if (!await mayCreateLabels(tx, ctx, ports)) {
+    if (!(await mayCreateLabels(tx, ctx, ports))) {
       const first = missing[0]!;
       throw new DeskError(
         422,
@@ -161,7 +166,7 @@ export async function applyLabelWrite(
         missing.map((n) => ({ location: n.location, message: `no label is named "${n.name}"` })),
       );
     }
-    if (await labelCount(tx, ctx.workspaceId) + missing.length > MAX_LABELS_PER_WORKSPACE) {
+    if ((await labelCount(tx, ctx.workspaceId)) + missing.length > MAX_LABELS_PER_WORKSPACE) {
       throw validationFailed([
         { location: missing[0]!.location, message: `a workspace has at most ${MAX_LABELS_PER_WORKSPACE} labels` },
       ]);
@@ -237,10 +242,13 @@ export const labelNamed = async (
   workspaceId: string,
   name: string,
 ): Promise<{ id: string; name: string } | undefined> =>
-  first(await db
-    .select({ id: tags.id, name: tags.name })
-    .from(tags)
-    .where(and(eq(tags.workspaceId, workspaceId), eq(tags.nameKey, labelNameKey(name)))).limit(1));
+  first(
+    await db
+      .select({ id: tags.id, name: tags.name })
+      .from(tags)
+      .where(and(eq(tags.workspaceId, workspaceId), eq(tags.nameKey, labelNameKey(name))))
+      .limit(1),
+  );
 
 /** `EXISTS (…)`: the record in `recordIdColumn` carries the label named `labelName` (any case). */
 export function labelFilterSql(
@@ -255,22 +263,25 @@ export function labelFilterSql(
 
 /** Removes every label from a record (the record is being deleted). */
 export async function clearLabels(tx: Tx, kind: LabelKind, recordId: string): Promise<void> {
-  await tx.delete(recordTags)
-    .where(and(eq(recordTags.kind, kind), eq(recordTags.recordId, recordId)));
+  await tx.delete(recordTags).where(and(eq(recordTags.kind, kind), eq(recordTags.recordId, recordId)));
 }
 
 /**
  * The ticket labels triage may choose from: those of the exclusive group named "Type" (ignoring
  * case) and all others, live ones only, by name.
  */
-export async function ticketLabelChoices(db: Queryable, workspaceId: string): Promise<{ type: string[]; other: string[] }> {
-  const rows = (await db
-    .select({ name: tags.name, appliesTo: tags.appliesTo, groupName: tagGroups.name, exclusive: tagGroups.exclusive })
-    .from(tags)
-    .leftJoin(tagGroups, eq(tagGroups.id, tags.groupId))
-    .where(and(eq(tags.workspaceId, workspaceId), eq(tags.archived, false)))
-    .orderBy(tags.position, tags.name))
-    .filter((r) => r.appliesTo.includes("tickets"));
+export async function ticketLabelChoices(
+  db: Queryable,
+  workspaceId: string,
+): Promise<{ type: string[]; other: string[] }> {
+  const rows = (
+    await db
+      .select({ name: tags.name, appliesTo: tags.appliesTo, groupName: tagGroups.name, exclusive: tagGroups.exclusive })
+      .from(tags)
+      .leftJoin(tagGroups, eq(tagGroups.id, tags.groupId))
+      .where(and(eq(tags.workspaceId, workspaceId), eq(tags.archived, false)))
+      .orderBy(tags.position, tags.name)
+  ).filter((r) => r.appliesTo.includes("tickets"));
   const isType = (r: (typeof rows)[number]) => r.exclusive === true && r.groupName?.trim().toLowerCase() === "type";
   return { type: rows.filter(isType).map((r) => r.name), other: rows.filter((r) => !isType(r)).map((r) => r.name) };
 }

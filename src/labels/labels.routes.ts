@@ -185,7 +185,8 @@ function tagGroupRoutes(deps: Deps) {
     )
     .patch(
       "/tag-groups/:id",
-      async ({ ctx, params, body }) => await presentGroupWithCount(deps.db, await updateTagGroup(ctx, params.id, body, deps)),
+      async ({ ctx, params, body }) =>
+        await presentGroupWithCount(deps.db, await updateTagGroup(ctx, params.id, body, deps)),
       {
         access: settingsWrite,
         params: IdParams,

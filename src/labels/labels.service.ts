@@ -62,13 +62,17 @@ export async function usageOf(db: Queryable, tagIds: string[]): Promise<Map<stri
   return out;
 }
 
-export const presentTagWithUsage = async (db: Queryable, row: TagRow) => presentTag(row, (await usageOf(db, [row.id])).get(row.id)!);
+export const presentTagWithUsage = async (db: Queryable, row: TagRow) =>
+  presentTag(row, (await usageOf(db, [row.id])).get(row.id)!);
 
 export async function findTag(db: Queryable, workspaceId: string, id: string): Promise<TagRow | undefined> {
-  return first(await db
-    .select()
-    .from(tags)
-    .where(and(eq(tags.workspaceId, workspaceId), eq(tags.id, id))).limit(1));
+  return first(
+    await db
+      .select()
+      .from(tags)
+      .where(and(eq(tags.workspaceId, workspaceId), eq(tags.id, id)))
+      .limit(1),
+  );
 }
 
 /** All labels matching the filters, ordered by group position, position, name (ungrouped first). */
@@ -81,13 +85,14 @@ export async function listTags(db: Queryable, ctx: RequestContext, query: TagLis
   if (query.archived === "false") conditions.push(eq(tags.archived, false));
   if (query.applies_to)
     conditions.push(sql`EXISTS (SELECT 1 FROM json_each(${tags.appliesTo}) WHERE value = ${query.applies_to})`);
-  const rows = (await db
-    .select({ tag: tags })
-    .from(tags)
-    .leftJoin(tagGroups, eq(tagGroups.id, tags.groupId))
-    .where(and(...conditions))
-    .orderBy(asc(tagGroups.position), asc(tagGroups.id), asc(tags.position), asc(tags.nameKey)))
-    .map((r) => r.tag);
+  const rows = (
+    await db
+      .select({ tag: tags })
+      .from(tags)
+      .leftJoin(tagGroups, eq(tagGroups.id, tags.groupId))
+      .where(and(...conditions))
+      .orderBy(asc(tagGroups.position), asc(tagGroups.id), asc(tags.position), asc(tags.nameKey))
+  ).map((r) => r.tag);
   const usage = await usageOf(
     db,
     rows.map((r) => r.id),
@@ -103,19 +108,25 @@ function checkName(raw: string): string {
 }
 
 async function assertNameFree(tx: Tx, workspaceId: string, name: string, exceptId: string | null) {
-  const taken = first(await tx
-    .select({ id: tags.id })
-    .from(tags)
-    .where(and(eq(tags.workspaceId, workspaceId), eq(tags.nameKey, labelNameKey(name)))).limit(1));
+  const taken = first(
+    await tx
+      .select({ id: tags.id })
+      .from(tags)
+      .where(and(eq(tags.workspaceId, workspaceId), eq(tags.nameKey, labelNameKey(name))))
+      .limit(1),
+  );
   if (taken && taken.id !== exceptId) throw conflict(`A label named "${name}" already exists.`);
 }
 
 async function assertGroup(tx: Tx, workspaceId: string, groupId: string | null | undefined) {
   if (!groupId) return;
-  const group = first(await tx
-    .select({ id: tagGroups.id })
-    .from(tagGroups)
-    .where(and(eq(tagGroups.workspaceId, workspaceId), eq(tagGroups.id, groupId))).limit(1));
+  const group = first(
+    await tx
+      .select({ id: tagGroups.id })
+      .from(tagGroups)
+      .where(and(eq(tagGroups.workspaceId, workspaceId), eq(tagGroups.id, groupId)))
+      .limit(1),
+  );
   if (!group) throw invalidAt("body.group_id", "no label group of this workspace has this id");
 }
 
@@ -124,7 +135,7 @@ export async function createTag(ctx: RequestContext, input: TagInput & { name: s
   return await transact(deps.db, async (tx) => {
     await assertNameFree(tx, ctx.workspaceId, name, null);
     await assertGroup(tx, ctx.workspaceId, input.group_id);
-    if (await labelCount(tx, ctx.workspaceId) >= MAX_LABELS_PER_WORKSPACE)
+    if ((await labelCount(tx, ctx.workspaceId)) >= MAX_LABELS_PER_WORKSPACE)
       throw invalidAt("body.name", `a workspace has at most ${MAX_LABELS_PER_WORKSPACE} labels`);
     const row = await insertLabel(tx, ctx.workspaceId, {
       name,
@@ -140,10 +151,15 @@ export async function createTag(ctx: RequestContext, input: TagInput & { name: s
 }
 
 const nextPosition = async (tx: Tx, workspaceId: string, groupId: string | null): Promise<number> =>
-  first(await tx
-    .select({ next: sql<number>`coalesce(max(${tags.position}) + 1, 0)` })
-    .from(tags)
-    .where(and(eq(tags.workspaceId, workspaceId), groupId === null ? isNull(tags.groupId) : eq(tags.groupId, groupId))).limit(1))?.next ?? 0;
+  first(
+    await tx
+      .select({ next: sql<number>`coalesce(max(${tags.position}) + 1, 0)` })
+      .from(tags)
+      .where(
+        and(eq(tags.workspaceId, workspaceId), groupId === null ? isNull(tags.groupId) : eq(tags.groupId, groupId)),
+      )
+      .limit(1),
+  )?.next ?? 0;
 
 export async function updateTag(
   ctx: RequestContext,
@@ -172,14 +188,19 @@ export async function updateTag(
     if (input.applies_to !== undefined) patch.appliesTo = [...new Set(input.applies_to)];
     if (input.position !== undefined) patch.position = input.position;
     if (input.archived !== undefined) patch.archived = input.archived;
-    const row = one(await tx
-      .update(tags)
-      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
-      .where(eq(tags.id, id))
-      .returning());
+    const row = one(
+      await tx
+        .update(tags)
+        .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
+        .where(eq(tags.id, id))
+        .returning(),
+    );
     if (patch.name !== undefined && patch.name !== before.name)
       await tagRenamed(tx, ctx.workspaceId, before.nameKey, row.name, deps.clock.now(), { fromId: id, toId: id });
-    await appendEvent(tx, tagUpdated, { workspaceId: ctx.workspaceId, data: { tag: await presentTagWithUsage(tx, row) } });
+    await appendEvent(tx, tagUpdated, {
+      workspaceId: ctx.workspaceId,
+      data: { tag: await presentTagWithUsage(tx, row) },
+    });
     await recordAudit(tx, ctx, {
       action: "tag.updated",
       entityType: "tag",
@@ -206,7 +227,13 @@ export async function deleteTag(ctx: RequestContext, id: string, deps: Deps): Pr
  * Moves every record carrying `id` to `into` (an exclusive target group pushes the group's other
  * labels off those records), rewrites views naming the source, and deletes the source.
  */
-export async function mergeTag(ctx: RequestContext, id: string, intoId: string, deps: Deps, tagRenamed: TagRenamed): Promise<TagRow> {
+export async function mergeTag(
+  ctx: RequestContext,
+  id: string,
+  intoId: string,
+  deps: Deps,
+  tagRenamed: TagRenamed,
+): Promise<TagRow> {
   return await transact(deps.db, async (tx) => {
     const source = await findTag(tx, ctx.workspaceId, id);
     if (!source) throw notFound("Tag");
@@ -215,8 +242,13 @@ export async function mergeTag(ctx: RequestContext, id: string, intoId: string, 
     if (target.id === source.id) throw invalidAt("body.into", "a label cannot be merged into itself");
     const exclusive =
       target.groupId !== null &&
-      (first(await tx.select({ exclusive: tagGroups.exclusive }).from(tagGroups).where(eq(tagGroups.id, target.groupId)).limit(1))
-        ?.exclusive ??
+      (first(
+        await tx
+          .select({ exclusive: tagGroups.exclusive })
+          .from(tagGroups)
+          .where(eq(tagGroups.id, target.groupId))
+          .limit(1),
+      )?.exclusive ??
         false);
     if (exclusive) {
       tx.run(sql`DELETE FROM record_tags WHERE tag_id IN (SELECT id FROM tags WHERE group_id = ${target.groupId} AND id <> ${target.id} AND id <> ${source.id})
@@ -258,14 +290,14 @@ export async function reorderTags(ctx: RequestContext, ids: string[], deps: Deps
       );
     if (new Set(ids).size !== ids.length) throw invalidAt("body.ids", "each id appears once");
     const now = deps.clock.now().toISOString();
-    ids.forEach(async (id, position) => {
-      if (byId.get(id)!.position === position) return;
+    for (const [position, id] of ids.entries()) {
+      if (byId.get(id)!.position === position) continue;
       const row = one(await tx.update(tags).set({ position, updatedAt: now }).where(eq(tags.id, id)).returning());
       await appendEvent(tx, tagUpdated, {
         workspaceId: ctx.workspaceId,
         data: { tag: await presentTagWithUsage(tx, row) },
       });
-    });
+    }
     await recordAudit(tx, ctx, { action: "tag.reordered", entityType: "tag", data: { ids } });
   });
 }

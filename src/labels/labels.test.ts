@@ -13,11 +13,7 @@ import { lastSeq } from "../../test/kit/events";
 const desk: TestDesk = await startTestDesk();
 
 const eventsSince = async (workspaceId: string, afterSeq: number) =>
-  (await desk.deps.db
-    .select()
-    .from(events)
-    .where(eq(events.workspaceId, workspaceId)))
-    .filter((e) => e.seq > afterSeq);
+  (await desk.deps.db.select().from(events).where(eq(events.workspaceId, workspaceId))).filter((e) => e.seq > afterSeq);
 
 async function newTag(owner: Member, body: Record<string, unknown>) {
   const res = await desk.api("POST", "/v1/tags", { headers: owner.headers, body });
@@ -36,11 +32,12 @@ describe("labels: access", () => {
     expect((await desk.api("POST", "/v1/tags", { headers: readKey.headers, body: { name: "x" } })).status).toBe(403);
     expect((await desk.api("GET", "/v1/tags", { headers: viewer.headers })).status).toBe(200);
     expect(
-      (await desk.api("GET", "/v1/tags", { headers: (await createKey(desk, owner, ["contacts:read"])).headers })).status,
+      (await desk.api("GET", "/v1/tags", { headers: (await createKey(desk, owner, ["contacts:read"])).headers }))
+        .status,
     ).toBe(200);
-    expect((await desk.api("GET", "/v1/tags", { headers: (await createKey(desk, owner, ["kb:read"])).headers })).status).toBe(
-      403,
-    );
+    expect(
+      (await desk.api("GET", "/v1/tags", { headers: (await createKey(desk, owner, ["kb:read"])).headers })).status,
+    ).toBe(403);
     const writeKey = await createKey(desk, owner, ["settings:write"]);
     expect((await desk.api("POST", "/v1/tags", { headers: writeKey.headers, body: { name: "from key" } })).status).toBe(
       201,
@@ -196,7 +193,11 @@ describe("labels: create, read, update", () => {
     expect(res.status).toBe(204);
     const list = (await desk.api("GET", "/v1/tags", { headers: owner.headers })).body.data;
     expect(list.map((t: { name: string }) => t.name)).toEqual(["c", "a", "b"]);
-    expect((await eventsSince(workspace.id, seq)).map((e) => e.type)).toEqual(["tag.updated", "tag.updated", "tag.updated"]);
+    expect((await eventsSince(workspace.id, seq)).map((e) => e.type)).toEqual([
+      "tag.updated",
+      "tag.updated",
+      "tag.updated",
+    ]);
     expect(
       (await desk.api("POST", "/v1/tags/reorder", { headers: owner.headers, body: { ids: [a.id, "missing"] } })).body
         .errors[0].location,
@@ -476,7 +477,10 @@ describe("labels: the write result", () => {
     await newTag(owner, { name: "plain", position: 9 });
     const contact = (await desk.api("POST", "/v1/contacts", { headers: owner.headers, body: { name: "Ann" } })).body;
     const write = async (w: LabelWrite) =>
-      await transact(desk.deps.db, async (tx) => await applyLabelWrite(tx, owner.ctx, "contacts", contact.id, w, desk.deps.ports));
+      await transact(
+        desk.deps.db,
+        async (tx) => await applyLabelWrite(tx, owner.ctx, "contacts", contact.id, w, desk.deps.ports),
+      );
     const stored = async () => (await labelsOf(desk.deps.db, "contacts", [contact.id])).get(contact.id);
     const result = await write({ tags: ["beta", "new one", "zeta", "Alpha", "plain"] });
     expect(result.tags!.map((t) => t.name)).toEqual(["plain", "new one", "zeta", "Alpha", "beta"]);

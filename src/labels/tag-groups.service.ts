@@ -31,10 +31,13 @@ export const presentGroupWithCount = async (db: Queryable, row: TagGroupRow) =>
   presentTagGroup(row, (await tagCounts(db, [row.id])).get(row.id) ?? 0);
 
 export async function findTagGroup(db: Queryable, workspaceId: string, id: string): Promise<TagGroupRow | undefined> {
-  return first(await db
-    .select()
-    .from(tagGroups)
-    .where(and(eq(tagGroups.workspaceId, workspaceId), eq(tagGroups.id, id))).limit(1));
+  return first(
+    await db
+      .select()
+      .from(tagGroups)
+      .where(and(eq(tagGroups.workspaceId, workspaceId), eq(tagGroups.id, id)))
+      .limit(1),
+  );
 }
 
 export async function listTagGroups(db: Queryable, ctx: RequestContext) {
@@ -50,28 +53,37 @@ export async function listTagGroups(db: Queryable, ctx: RequestContext) {
   return rows.map((row) => presentTagGroup(row, counts.get(row.id) ?? 0));
 }
 
-export async function createTagGroup(ctx: RequestContext, input: TagGroupInput & { name: string }, deps: Deps): Promise<TagGroupRow> {
+export async function createTagGroup(
+  ctx: RequestContext,
+  input: TagGroupInput & { name: string },
+  deps: Deps,
+): Promise<TagGroupRow> {
   return await transact(deps.db, async (tx) => {
-    const existing = first(await tx
-      .select({ n: sql<number>`count(*)`, next: sql<number>`coalesce(max(${tagGroups.position}) + 1, 0)` })
-      .from(tagGroups)
-      .where(eq(tagGroups.workspaceId, ctx.workspaceId)).limit(1))!;
+    const existing = first(
+      await tx
+        .select({ n: sql<number>`count(*)`, next: sql<number>`coalesce(max(${tagGroups.position}) + 1, 0)` })
+        .from(tagGroups)
+        .where(eq(tagGroups.workspaceId, ctx.workspaceId))
+        .limit(1),
+    )!;
     if (existing.n >= MAX_GROUPS_PER_WORKSPACE)
       throw invalidAt("body.name", `a workspace has at most ${MAX_GROUPS_PER_WORKSPACE} label groups`);
     const now = deps.clock.now().toISOString();
-    const row = one(await tx
-      .insert(tagGroups)
-      .values({
-        id: newId(),
-        workspaceId: ctx.workspaceId,
-        name: input.name,
-        color: input.color ?? null,
-        exclusive: input.exclusive ?? false,
-        position: input.position ?? existing.next,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning());
+    const row = one(
+      await tx
+        .insert(tagGroups)
+        .values({
+          id: newId(),
+          workspaceId: ctx.workspaceId,
+          name: input.name,
+          color: input.color ?? null,
+          exclusive: input.exclusive ?? false,
+          position: input.position ?? existing.next,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     await appendEvent(tx, tagGroupCreated, {
       workspaceId: ctx.workspaceId,
       data: { tag_group: presentTagGroup(row, 0) },
@@ -87,19 +99,26 @@ export async function createTagGroup(ctx: RequestContext, input: TagGroupInput &
 }
 
 /** Turning a group exclusive leaves records as they are until their labels next change. */
-export async function updateTagGroup(ctx: RequestContext, id: string, input: TagGroupInput, deps: Deps): Promise<TagGroupRow> {
+export async function updateTagGroup(
+  ctx: RequestContext,
+  id: string,
+  input: TagGroupInput,
+  deps: Deps,
+): Promise<TagGroupRow> {
   return await transact(deps.db, async (tx) => {
-    if (!await findTagGroup(tx, ctx.workspaceId, id)) throw notFound("Tag group");
+    if (!(await findTagGroup(tx, ctx.workspaceId, id))) throw notFound("Tag group");
     const patch: Partial<TagGroupRow> = {};
     if (input.name !== undefined) patch.name = input.name;
     if (input.color !== undefined) patch.color = input.color;
     if (input.exclusive !== undefined) patch.exclusive = input.exclusive;
     if (input.position !== undefined) patch.position = input.position;
-    const row = one(await tx
-      .update(tagGroups)
-      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
-      .where(eq(tagGroups.id, id))
-      .returning());
+    const row = one(
+      await tx
+        .update(tagGroups)
+        .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
+        .where(eq(tagGroups.id, id))
+        .returning(),
+    );
     await appendEvent(tx, tagGroupUpdated, {
       workspaceId: ctx.workspaceId,
       data: { tag_group: await presentGroupWithCount(tx, row) },
@@ -160,14 +179,16 @@ export async function reorderTagGroups(ctx: RequestContext, ids: string[], deps:
       );
     if (new Set(ids).size !== ids.length) throw invalidAt("body.ids", "each id appears once");
     const now = deps.clock.now().toISOString();
-    ids.forEach(async (id, position) => {
-      if (byId.get(id)!.position === position) return;
-      const row = one(await tx.update(tagGroups).set({ position, updatedAt: now }).where(eq(tagGroups.id, id)).returning());
+    for (const [position, id] of ids.entries()) {
+      if (byId.get(id)!.position === position) continue;
+      const row = one(
+        await tx.update(tagGroups).set({ position, updatedAt: now }).where(eq(tagGroups.id, id)).returning(),
+      );
       await appendEvent(tx, tagGroupUpdated, {
         workspaceId: ctx.workspaceId,
         data: { tag_group: await presentGroupWithCount(tx, row) },
       });
-    });
+    }
     await recordAudit(tx, ctx, { action: "tag_group.reordered", entityType: "tag_group", data: { ids } });
   });
 }

@@ -234,7 +234,8 @@ describe("features use deps.blobs", async () => {
     const key = client
       .query<{ original_path: string }, [string]>("SELECT original_path FROM messages WHERE id = ?")
       .get(id)!.original_path;
-    const setPath = async (path: string) => client.run("UPDATE messages SET original_path = ? WHERE id = ?", [path, id]);
+    const setPath = async (path: string) =>
+      client.run("UPDATE messages SET original_path = ? WHERE id = ?", [path, id]);
     const original = () => desk.api("GET", `/v1/messages/${id}/original`, { headers: owner.headers });
 
     calls.length = 0;

@@ -22,7 +22,8 @@ const eventsAfter = async (wid: string, seq: number) =>
     .from(events)
     .where(and(eq(events.workspaceId, wid), gt(events.seq, seq)))
     .orderBy(asc(events.seq));
-const statusOf = async (id: string) => first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, id)).limit(1))!.status;
+const statusOf = async (id: string) =>
+  first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, id)).limit(1))!.status;
 
 /** Through an API key, whose credential does not expire as the clock moves on. */
 async function solvedTicket(owner: Member, status = "solved") {
@@ -67,16 +68,19 @@ describe("auto-close of solved tickets", () => {
     const emitted = await eventsAfter(workspace.id, seq);
     expect(emitted.map((e) => e.type)).toEqual(["activity.created", "ticket.updated"]);
     expect(emitted[1]!.data).toMatchObject({ changes: ["status"], ticket: { id: early, status: "closed" } });
-    const activity = (await desk.deps.db
-      .select()
-      .from(activities)
-      .where(and(eq(activities.ticketId, early), eq(activities.type, "status_changed")))
-      .orderBy(asc(activities.createdAt)))
-      .at(-1)!;
+    const activity = (
+      await desk.deps.db
+        .select()
+        .from(activities)
+        .where(and(eq(activities.ticketId, early), eq(activities.type, "status_changed")))
+        .orderBy(asc(activities.createdAt))
+    ).at(-1)!;
     expect(activity.data).toEqual({ from: "solved", to: "closed", reason: "auto_close" });
     expect(activity.actorType).toBe("system");
     // solved_at stays: it is when the ticket was solved.
-    expect(first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, early)).limit(1))!.solvedAt).not.toBeNull();
+    expect(
+      first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, early)).limit(1))!.solvedAt,
+    ).not.toBeNull();
 
     // The next pass finds nothing new until `later` is due.
     expect(await autoCloseDueTickets(desk.deps)).toBe(0);

@@ -63,13 +63,17 @@ export function macrosRoutes(deps: Deps) {
       response: { 200: MacroSchema },
       detail: { summary: "A macro" },
     })
-    .patch("/macros/:id", async ({ ctx, params, body }) => presentMacro(await updateMacro(ctx, params.id, body, deps)), {
-      access: change,
-      params: IdParams,
-      body: UpdateMacroBody,
-      response: { 200: MacroSchema },
-      detail: { summary: "Change a macro (actions replace the whole list)", description: RULES },
-    })
+    .patch(
+      "/macros/:id",
+      async ({ ctx, params, body }) => presentMacro(await updateMacro(ctx, params.id, body, deps)),
+      {
+        access: change,
+        params: IdParams,
+        body: UpdateMacroBody,
+        response: { 200: MacroSchema },
+        detail: { summary: "Change a macro (actions replace the whole list)", description: RULES },
+      },
+    )
     .delete(
       "/macros/:id",
       async ({ ctx, params, set }) => {
@@ -79,10 +83,14 @@ export function macrosRoutes(deps: Deps) {
       },
       { access: change, params: IdParams, detail: { summary: "Delete a macro" } },
     )
-    .post("/tickets/:id/macros/:macro_id", async ({ ctx, params }) => await applyMacro(ctx, params.id, params.macro_id, deps), {
-      access: apply,
-      params: ApplyParams,
-      response: { 200: TicketSchema },
-      detail: { summary: "Apply a macro to a ticket", description: APPLY },
-    });
+    .post(
+      "/tickets/:id/macros/:macro_id",
+      async ({ ctx, params }) => await applyMacro(ctx, params.id, params.macro_id, deps),
+      {
+        access: apply,
+        params: ApplyParams,
+        response: { 200: TicketSchema },
+        detail: { summary: "Apply a macro to a ticket", description: APPLY },
+      },
+    );
 }

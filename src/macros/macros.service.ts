@@ -40,20 +40,24 @@ const usableBy = (ctx: RequestContext) => {
 };
 
 export async function listMacros(db: Queryable, ctx: RequestContext) {
-  return (await db
-    .select()
-    .from(macros)
-    .where(and(eq(macros.workspaceId, ctx.workspaceId), usableBy(ctx)))
-    .orderBy(asc(macros.position), asc(macros.name), asc(macros.id)))
-    .map(presentMacro);
+  return (
+    await db
+      .select()
+      .from(macros)
+      .where(and(eq(macros.workspaceId, ctx.workspaceId), usableBy(ctx)))
+      .orderBy(asc(macros.position), asc(macros.name), asc(macros.id))
+  ).map(presentMacro);
 }
 
 /** Another person's personal macro answers 404 like another workspace's. */
 export async function findMacro(db: Queryable, ctx: RequestContext, id: string): Promise<MacroRow> {
-  const row = first(await db
-    .select()
-    .from(macros)
-    .where(and(eq(macros.workspaceId, ctx.workspaceId), eq(macros.id, id), usableBy(ctx))).limit(1));
+  const row = first(
+    await db
+      .select()
+      .from(macros)
+      .where(and(eq(macros.workspaceId, ctx.workspaceId), eq(macros.id, id), usableBy(ctx)))
+      .limit(1),
+  );
   if (!row) throw notFound("Macro");
   return row;
 }
@@ -82,7 +86,7 @@ async function checkActions(tx: Tx, ctx: RequestContext, actions: AutomationActi
   });
   let checked: AutomationAction[] = actions;
   try {
-    checked = checkAutomation(tx, ctx, { actions }).actions ?? actions;
+    checked = (await checkAutomation(tx, ctx, { actions })).actions ?? actions;
   } catch (error) {
     if (!(error instanceof DeskError) || error.status !== 422) throw error;
     for (const e of error.errors ?? []) if (!errors.some((x) => x.location === e.location)) errors.push(e);
@@ -102,35 +106,50 @@ export async function createMacro(ctx: RequestContext, input: CreateMacroInput, 
     const actions = await checkActions(tx, ctx, input.actions);
     const position =
       input.position ??
-      first(await tx
-        .select({ next: sql<number>`coalesce(max(${macros.position}) + 1, 0)` })
-        .from(macros)
-        .where(eq(macros.workspaceId, ctx.workspaceId)).limit(1))?.next ??
+      first(
+        await tx
+          .select({ next: sql<number>`coalesce(max(${macros.position}) + 1, 0)` })
+          .from(macros)
+          .where(eq(macros.workspaceId, ctx.workspaceId))
+          .limit(1),
+      )?.next ??
       0;
     const now = deps.clock.now().toISOString();
-    const row = one(await tx
-      .insert(macros)
-      .values({
-        id: newId(),
-        workspaceId: ctx.workspaceId,
-        name: input.name,
-        description: input.description ?? "",
-        shared,
-        ownerId: owner,
-        actions,
-        position,
-        usageCount: 0,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning());
+    const row = one(
+      await tx
+        .insert(macros)
+        .values({
+          id: newId(),
+          workspaceId: ctx.workspaceId,
+          name: input.name,
+          description: input.description ?? "",
+          shared,
+          ownerId: owner,
+          actions,
+          position,
+          usageCount: 0,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     await appendEvent(tx, macroCreated, { workspaceId: ctx.workspaceId, data: { macro: presentMacro(row) } });
-    await recordAudit(tx, ctx, { action: "macro.created", entityType: "macro", entityId: row.id, data: auditData(row) });
+    await recordAudit(tx, ctx, {
+      action: "macro.created",
+      entityType: "macro",
+      entityId: row.id,
+      data: auditData(row),
+    });
     return row;
   });
 }
 
-export async function updateMacro(ctx: RequestContext, id: string, input: UpdateMacroInput, deps: StoreDeps): Promise<MacroRow> {
+export async function updateMacro(
+  ctx: RequestContext,
+  id: string,
+  input: UpdateMacroInput,
+  deps: StoreDeps,
+): Promise<MacroRow> {
   return await transact(deps.db, async (tx) => {
     const existing = await findMacro(tx, ctx, id);
     if (existing.shared || input.shared === true) assertMayShare(ctx);
@@ -148,11 +167,13 @@ export async function updateMacro(ctx: RequestContext, id: string, input: Update
         patch.ownerId = owner;
       }
     }
-    const row = one(await tx
-      .update(macros)
-      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
-      .where(eq(macros.id, id))
-      .returning());
+    const row = one(
+      await tx
+        .update(macros)
+        .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
+        .where(eq(macros.id, id))
+        .returning(),
+    );
     await appendEvent(tx, macroUpdated, { workspaceId: ctx.workspaceId, data: { macro: presentMacro(row) } });
     await recordAudit(tx, ctx, {
       action: "macro.updated",
@@ -181,7 +202,7 @@ async function placeholderValues(db: Queryable, ctx: RequestContext, ticket: Tic
     contact: ticket.contact ? { name: ticket.contact.name, email: ticket.contact.email } : null,
     ticket: { number: ticket.number, subject: ticket.subject },
     agent: agent ? { name: agent.name, email: agent.email } : null,
-    workspace: await workspaceRefOf(db, ctx.workspaceId) ?? null,
+    workspace: (await workspaceRefOf(db, ctx.workspaceId)) ?? null,
   };
 }
 
@@ -191,7 +212,12 @@ async function placeholderValues(db: Queryable, ctx: RequestContext, ticket: Tic
  * replies with their placeholders filled. A placeholder without a value for this ticket refuses
  * the whole macro (422) before anything is written, as the composer refuses to send one.
  */
-export async function applyMacro(ctx: RequestContext, ticketRef: string, macroId: string, deps: Deps): Promise<TicketJson> {
+export async function applyMacro(
+  ctx: RequestContext,
+  ticketRef: string,
+  macroId: string,
+  deps: Deps,
+): Promise<TicketJson> {
   return await transact(deps.db, async (tx) => {
     const macro = await findMacro(tx, ctx, macroId);
     const ticket = (await presentTickets(tx, [await getTicket(tx, ctx, ticketRef)]))[0]!;
@@ -215,7 +241,8 @@ export async function applyMacro(ctx: RequestContext, ticketRef: string, macroId
       undefined,
       { ctx, messageBody: (html) => fillPlaceholders(html, values).html },
     );
-    await tx.update(macros)
+    await tx
+      .update(macros)
       .set({ usageCount: sql`${macros.usageCount} + 1` })
       .where(eq(macros.id, macro.id));
     return (await presentTickets(tx, [await getTicket(tx, ctx, ticket.id)]))[0]!;

@@ -14,10 +14,12 @@ const desk: TestDesk = await startTestDesk();
 const stored = async (workspaceId: string) =>
   await desk.deps.db.select().from(macros).where(eq(macros.workspaceId, workspaceId));
 const auditActions = async (workspaceId: string) =>
-  (await desk.deps.db
-    .select({ action: auditLogs.action })
-    .from(auditLogs)
-    .where(eq(auditLogs.workspaceId, workspaceId)))
+  (
+    await desk.deps.db
+      .select({ action: auditLogs.action })
+      .from(auditLogs)
+      .where(eq(auditLogs.workspaceId, workspaceId))
+  )
     .map((r) => r.action)
     .filter((a) => a.startsWith("macro."));
 

@@ -42,7 +42,11 @@ const receiver = await startSmtpReceiver({
   hostname: "mx.desk.test",
   maxBytes: LIMIT,
   logger: createLogger("silent"),
-  isKnownRecipient: (address) => address === "support@desk.test",
+  // The store answers asynchronously; "broken@" stands for a lookup that fails.
+  isKnownRecipient: async (address) => {
+    if (address === "broken@desk.test") throw new Error("the store is unavailable");
+    return address === "support@desk.test";
+  },
   async onMail(mail) {
     received.push(mail);
   },
@@ -126,6 +130,16 @@ describe("the SMTP receiver", () => {
       to: ["nobody@desk.test"],
     });
     expect(replies.find((r) => r.code === 550)?.text).toContain("No such mailbox");
+  });
+
+  test("a recipient lookup that fails is answered 451 at RCPT (try again later), not left hanging", async () => {
+    const count = received.length;
+    const replies = await sendRawSmtp(receiver.port, new TextEncoder().encode("Subject: x\r\n\r\nx\r\n"), {
+      from: "a@b.test",
+      to: ["broken@desk.test"],
+    });
+    expect(replies.find((r) => r.code === 451)?.text).toContain("try again later");
+    expect(received.length).toBe(count);
   });
 });
 

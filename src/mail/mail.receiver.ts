@@ -104,7 +104,18 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions): Promise<S
     onClose: addresses.onClose,
     async onRcptTo(address, _session, callback) {
       const recipient = address.address.trim().toLowerCase();
-      if (await options.isKnownRecipient(recipient)) return callback();
+      // smtp-server ignores what this returns: a failed lookup must still answer, or the session hangs.
+      let known: boolean;
+      try {
+        known = await options.isKnownRecipient(recipient);
+      } catch (error) {
+        log.error(
+          { err: error instanceof Error ? error.message : String(error) },
+          "smtp: looking up a recipient failed",
+        );
+        return callback(new SmtpReply(451, "4.3.0 Temporary failure, try again later"));
+      }
+      if (known) return callback();
       log.info({ recipient }, "smtp: refused unknown recipient");
       callback(new SmtpReply(550, "5.1.1 No such mailbox here"));
     },
@@ -249,7 +260,7 @@ function receiveMessage(
       remoteAddress: session.remoteAddress ?? null,
       receivedAt: performance.now(),
     };
-    options.onMail(mail).then(
+    void options.onMail(mail).then(
       () => {
         recordSmtpMessage("accepted");
         answer(null, "2.0.0 Message accepted");

@@ -46,8 +46,11 @@ export const mailboxByAddress = async (db: Queryable, address: string, base: str
   queriesOf(db).byAddress.get({ address, base });
 
 /** The status of that same mailbox alone (asked at every RCPT TO). */
-export const mailboxStatusByAddress = async (db: Queryable, address: string, base: string): Promise<string | undefined> =>
-  queriesOf(db).statusByAddress.get(address, base, address, base)?.status;
+export const mailboxStatusByAddress = async (
+  db: Queryable,
+  address: string,
+  base: string,
+): Promise<string | undefined> => queriesOf(db).statusByAddress.get(address, base, address, base)?.status;
 
 /** Whether `email` is one of this workspace's own mailbox addresses. */
 export const isOwnMailboxAddress = async (db: Queryable, workspaceId: string, email: string): Promise<boolean> =>
@@ -67,7 +70,14 @@ export const mailboxesOf = async (db: Queryable, workspaceId: string): Promise<M
 
 /** The workspace's first mailbox: replies on tickets without one are sent from it. */
 export const firstMailboxOf = async (db: Queryable, workspaceId: string): Promise<MailboxRow | undefined> =>
-  first(await db.select().from(mailboxes).where(eq(mailboxes.workspaceId, workspaceId)).orderBy(asc(mailboxes.createdAt)).limit(1));
+  first(
+    await db
+      .select()
+      .from(mailboxes)
+      .where(eq(mailboxes.workspaceId, workspaceId))
+      .orderBy(asc(mailboxes.createdAt))
+      .limit(1),
+  );
 
 /** Where the IMAP poller stands in a mailbox (UIDVALIDITY and the last UID fetched). */
 export const setImapPosition = async (
@@ -75,7 +85,8 @@ export const setImapPosition = async (
   id: string,
   position: { uidValidity: MailboxRow["imapUidValidity"]; lastUid: number },
 ): Promise<void> => {
-  await db.update(mailboxes)
+  await db
+    .update(mailboxes)
     .set({ imapUidValidity: position.uidValidity, imapLastUid: position.lastUid })
     .where(eq(mailboxes.id, id));
 };

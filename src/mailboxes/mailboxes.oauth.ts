@@ -29,23 +29,21 @@ export async function startOAuth(
 ): Promise<{ url: string }> {
   const settings = providerConfig(deps.config, provider);
   if (!settings) throw notFound("Mail provider");
-  if (input.mailbox_id && !await findMailbox(deps.db, ctx.workspaceId, input.mailbox_id)) throw notFound("Mailbox");
+  if (input.mailbox_id && !(await findMailbox(deps.db, ctx.workspaceId, input.mailbox_id))) throw notFound("Mailbox");
   const state = randomToken(24);
   const verifier = randomToken(48);
   const challenge = createHash("sha256").update(verifier).digest("base64url");
-  await deps.db
-    .insert(mailboxOAuthStates)
-    .values({
-      state,
-      workspaceId: ctx.workspaceId,
-      provider,
-      codeVerifier: verifier,
-      name: input.name,
-      email: input.email?.toLowerCase() ?? null,
-      mailboxId: input.mailbox_id ?? null,
-      createdBy: actorUserId(ctx),
-      expiresAt: new Date(deps.clock.now().getTime() + STATE_TTL_MS).toISOString(),
-    });
+  await deps.db.insert(mailboxOAuthStates).values({
+    state,
+    workspaceId: ctx.workspaceId,
+    provider,
+    codeVerifier: verifier,
+    name: input.name,
+    email: input.email?.toLowerCase() ?? null,
+    mailboxId: input.mailbox_id ?? null,
+    createdBy: actorUserId(ctx),
+    expiresAt: new Date(deps.clock.now().getTime() + STATE_TTL_MS).toISOString(),
+  });
   const url = new URL(settings.authUrl);
   url.searchParams.set("response_type", "code");
   url.searchParams.set("client_id", settings.clientId);
@@ -78,7 +76,9 @@ export async function completeOAuth(
 ): Promise<string> {
   const settings = providerConfig(deps.config, provider);
   if (!settings || !query.state) return settingsUrl(deps, "error=invalid_state");
-  const pending = one(await deps.db.delete(mailboxOAuthStates).where(eq(mailboxOAuthStates.state, query.state)).returning());
+  const pending = one(
+    await deps.db.delete(mailboxOAuthStates).where(eq(mailboxOAuthStates.state, query.state)).returning(),
+  );
   if (!pending || pending.provider !== provider || pending.expiresAt < deps.clock.now().toISOString())
     return settingsUrl(deps, "error=invalid_state");
   if (query.error || !query.code)
@@ -137,39 +137,45 @@ async function connectMailbox(
   return await transact(deps.db, async (tx) => {
     const now = deps.clock.now().toISOString();
     const existing = input.mailboxId ? await findMailbox(tx, ctx.workspaceId, input.mailboxId) : undefined;
-    const clash = first(await tx.select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.email, input.email)).limit(1));
+    const clash = first(
+      await tx.select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.email, input.email)).limit(1),
+    );
     if (clash && clash.id !== existing?.id) throw conflict("A mailbox with this address already exists.");
     const row = existing
-      ? one(await tx
-          .update(mailboxes)
-          .set({
-            inboundKind: provider,
-            outboundKind: provider,
-            oauthSealed: input.sealed,
-            config: { ...existing.config, oauth_email: input.email },
-            status: "active",
-            lastError: "",
-            syncFailures: 0,
-            updatedAt: now,
-          })
-          .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, existing.id)))
-          .returning())
-      : one(await tx
-          .insert(mailboxes)
-          .values({
-            id: newId(),
-            workspaceId: ctx.workspaceId,
-            name: input.name,
-            email: input.email,
-            displayName: input.name,
-            inboundKind: provider,
-            outboundKind: provider,
-            config: { oauth_email: input.email },
-            oauthSealed: input.sealed,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning());
+      ? one(
+          await tx
+            .update(mailboxes)
+            .set({
+              inboundKind: provider,
+              outboundKind: provider,
+              oauthSealed: input.sealed,
+              config: { ...existing.config, oauth_email: input.email },
+              status: "active",
+              lastError: "",
+              syncFailures: 0,
+              updatedAt: now,
+            })
+            .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, existing.id)))
+            .returning(),
+        )
+      : one(
+          await tx
+            .insert(mailboxes)
+            .values({
+              id: newId(),
+              workspaceId: ctx.workspaceId,
+              name: input.name,
+              email: input.email,
+              displayName: input.name,
+              inboundKind: provider,
+              outboundKind: provider,
+              config: { oauth_email: input.email },
+              oauthSealed: input.sealed,
+              createdAt: now,
+              updatedAt: now,
+            })
+            .returning(),
+        );
     const event = existing ? mailboxUpdated : mailboxCreated;
     const type = event.type;
     await appendEvent(tx, event, {

@@ -54,7 +54,8 @@ export function mailboxesRoutes(deps: Deps) {
     )
     .get(
       "/:id",
-      async ({ ctx, params }) => presentMailbox(await getMailbox(deps.db, ctx, params.id), deps.config.smtpRelayUrl !== null),
+      async ({ ctx, params }) =>
+        presentMailbox(await getMailbox(deps.db, ctx, params.id), deps.config.smtpRelayUrl !== null),
       {
         access: settingsAccess,
         params: IdParams,
@@ -99,15 +100,19 @@ export function mailboxesRoutes(deps: Deps) {
           MAIL_HOSTS_RULE,
       },
     })
-    .post("/oauth/:provider/start", async ({ ctx, params, body }) => await startOAuth(ctx, params.provider, body, deps), {
-      access: settingsAccess,
-      params: OAuthProviderParams,
-      body: OAuthStartBody,
-      response: { 200: OAuthStartResult, ...errorResponses },
-      detail: {
-        summary: "Start connecting a provider mailbox: answers the URL to send the browser to (PKCE, state token)",
+    .post(
+      "/oauth/:provider/start",
+      async ({ ctx, params, body }) => await startOAuth(ctx, params.provider, body, deps),
+      {
+        access: settingsAccess,
+        params: OAuthProviderParams,
+        body: OAuthStartBody,
+        response: { 200: OAuthStartResult, ...errorResponses },
+        detail: {
+          summary: "Start connecting a provider mailbox: answers the URL to send the browser to (PKCE, state token)",
+        },
       },
-    })
+    )
     .get(
       "/oauth/:provider/callback",
       async ({ params, query, redirect }) => redirect(await completeOAuth(params.provider, query, deps), 302),

@@ -28,10 +28,13 @@ type MailboxDeps = {
 };
 
 export async function findMailbox(db: Queryable, workspaceId: string, id: string): Promise<MailboxRow | undefined> {
-  return first(await db
-    .select()
-    .from(mailboxes)
-    .where(and(eq(mailboxes.workspaceId, workspaceId), eq(mailboxes.id, id))).limit(1));
+  return first(
+    await db
+      .select()
+      .from(mailboxes)
+      .where(and(eq(mailboxes.workspaceId, workspaceId), eq(mailboxes.id, id)))
+      .limit(1),
+  );
 }
 
 export async function getMailbox(db: Queryable, ctx: RequestContext, id: string): Promise<MailboxRow> {
@@ -60,7 +63,7 @@ export async function listMailboxes(
     )
     .orderBy(asc(mailboxes.createdAt), asc(mailboxes.id))
     .limit(page.limit + 1);
-  return pageOf(
+  return await pageOf(
     rows,
     page.limit,
     (row) => presentMailbox(row, relayConfigured),
@@ -72,7 +75,15 @@ async function newForwardingAddress(db: Queryable, email: string, inboundDomain:
   const local = slugify(email.split("@")[0] ?? "support", "-", 24) || "support";
   for (;;) {
     const candidate = `${local}-${randomBytes(5).toString("hex")}@${inboundDomain}`.toLowerCase();
-    if (!first(await db.select({ id: mailboxes.id }).from(mailboxes).where(eq(mailboxes.forwardingAddress, candidate)).limit(1)))
+    if (
+      !first(
+        await db
+          .select({ id: mailboxes.id })
+          .from(mailboxes)
+          .where(eq(mailboxes.forwardingAddress, candidate))
+          .limit(1),
+      )
+    )
       return candidate;
   }
 }
@@ -83,10 +94,13 @@ async function checkTeam(db: Queryable, ctx: RequestContext, teamId: string | nu
 }
 
 async function checkEmailFree(db: Queryable, email: string, exceptId: string | null): Promise<void> {
-  const taken = first(await db
-    .select({ id: mailboxes.id })
-    .from(mailboxes)
-    .where(or(eq(mailboxes.email, email), eq(mailboxes.forwardingAddress, email))).limit(1));
+  const taken = first(
+    await db
+      .select({ id: mailboxes.id })
+      .from(mailboxes)
+      .where(or(eq(mailboxes.email, email), eq(mailboxes.forwardingAddress, email)))
+      .limit(1),
+  );
   if (taken && taken.id !== exceptId) throw conflict("A mailbox with this address already exists.");
 }
 
@@ -101,7 +115,11 @@ function auditData(row: MailboxRow, secretsChanged: string[]) {
   };
 }
 
-export async function createMailbox(ctx: RequestContext, input: CreateMailboxInput, deps: MailboxDeps): Promise<MailboxRow> {
+export async function createMailbox(
+  ctx: RequestContext,
+  input: CreateMailboxInput,
+  deps: MailboxDeps,
+): Promise<MailboxRow> {
   const email = input.email.toLowerCase();
   const config: MailboxConfig = { ...input.config };
   checkKindSettings(
@@ -117,32 +135,36 @@ export async function createMailbox(ctx: RequestContext, input: CreateMailboxInp
   return await transact(deps.db, async (tx) => {
     await checkEmailFree(tx, email, null);
     await checkTeam(tx, ctx, input.team_id);
-    const row = one(await tx
-      .insert(mailboxes)
-      .values({
-        id: newId(),
-        workspaceId: ctx.workspaceId,
-        name: input.name,
-        email,
-        displayName: input.display_name ?? input.name,
-        inboundKind: input.inbound_kind,
-        outboundKind: input.outbound_kind,
-        forwardingAddress:
-          input.inbound_kind === "forwarding" ? await newForwardingAddress(tx, email, deps.config.inboundDomain) : null,
-        config,
-        teamId: input.team_id ?? null,
-        signatureHtml: sanitizeHtmlBody(input.signature_html ?? ""),
-        autoReplyEnabled: input.auto_reply_enabled ?? false,
-        autoReplySubject: input.auto_reply_subject ?? "",
-        autoReplyHtml: sanitizeHtmlBody(input.auto_reply_html ?? ""),
-        status: "active",
-        trustedFormSenders: trusted,
-        passwordSealed: input.password ? deps.secrets.seal(input.password) : null,
-        smtpPasswordSealed: input.smtp_password ? deps.secrets.seal(input.smtp_password) : null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning());
+    const row = one(
+      await tx
+        .insert(mailboxes)
+        .values({
+          id: newId(),
+          workspaceId: ctx.workspaceId,
+          name: input.name,
+          email,
+          displayName: input.display_name ?? input.name,
+          inboundKind: input.inbound_kind,
+          outboundKind: input.outbound_kind,
+          forwardingAddress:
+            input.inbound_kind === "forwarding"
+              ? await newForwardingAddress(tx, email, deps.config.inboundDomain)
+              : null,
+          config,
+          teamId: input.team_id ?? null,
+          signatureHtml: sanitizeHtmlBody(input.signature_html ?? ""),
+          autoReplyEnabled: input.auto_reply_enabled ?? false,
+          autoReplySubject: input.auto_reply_subject ?? "",
+          autoReplyHtml: sanitizeHtmlBody(input.auto_reply_html ?? ""),
+          status: "active",
+          trustedFormSenders: trusted,
+          passwordSealed: input.password ? deps.secrets.seal(input.password) : null,
+          smtpPasswordSealed: input.smtp_password ? deps.secrets.seal(input.smtp_password) : null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     await appendEvent(tx, mailboxCreated, {
       workspaceId: ctx.workspaceId,
       data: { mailbox: presentMailbox(row, deps.config.smtpRelayUrl !== null) },
@@ -207,15 +229,17 @@ export async function updateMailbox(
       smtpPasswordSealed: input.smtp_password ? deps.secrets.seal(input.smtp_password) : undefined,
       forwardingAddress:
         inboundKind === "forwarding"
-          ? (current.forwardingAddress ?? await newForwardingAddress(tx, email, deps.config.inboundDomain))
+          ? (current.forwardingAddress ?? (await newForwardingAddress(tx, email, deps.config.inboundDomain)))
           : current.forwardingAddress,
       updatedAt: deps.clock.now().toISOString(),
     };
-    const row = one(await tx
-      .update(mailboxes)
-      .set(patch)
-      .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, id)))
-      .returning());
+    const row = one(
+      await tx
+        .update(mailboxes)
+        .set(patch)
+        .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, id)))
+        .returning(),
+    );
     await appendEvent(tx, mailboxUpdated, {
       workspaceId: ctx.workspaceId,
       data: { mailbox: presentMailbox(row, deps.config.smtpRelayUrl !== null) },
@@ -236,8 +260,7 @@ export async function updateMailbox(
 export async function deleteMailbox(ctx: RequestContext, id: string, deps: { db: Db }): Promise<void> {
   await transact(deps.db, async (tx) => {
     const current = await getMailbox(tx, ctx, id);
-    await tx.delete(mailboxes)
-      .where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, id)));
+    await tx.delete(mailboxes).where(and(eq(mailboxes.workspaceId, ctx.workspaceId), eq(mailboxes.id, id)));
     await appendEvent(tx, mailboxDeleted, { workspaceId: ctx.workspaceId, data: { mailbox_id: id } });
     await recordAudit(tx, ctx, {
       action: "mailbox.deleted",
@@ -264,18 +287,22 @@ export async function recordMailboxHealth(
     if (!current) return undefined;
     const status = current.status === "disabled" ? "disabled" : outcome.ok ? "active" : "error";
     const lastError = outcome.ok ? "" : outcome.error.slice(0, 500);
-    const row = one(await tx
-      .update(mailboxes)
-      .set({
-        status,
-        lastError,
-        lastSyncedAt: outcome.ok && outcome.syncedAt ? outcome.syncedAt : current.lastSyncedAt,
-        syncFailures: outcome.ok ? 0 : current.syncFailures + 1,
-        updatedAt:
-          status !== current.status || lastError !== current.lastError ? clock.now().toISOString() : current.updatedAt,
-      })
-      .where(eq(mailboxes.id, mailboxId))
-      .returning());
+    const row = one(
+      await tx
+        .update(mailboxes)
+        .set({
+          status,
+          lastError,
+          lastSyncedAt: outcome.ok && outcome.syncedAt ? outcome.syncedAt : current.lastSyncedAt,
+          syncFailures: outcome.ok ? 0 : current.syncFailures + 1,
+          updatedAt:
+            status !== current.status || lastError !== current.lastError
+              ? clock.now().toISOString()
+              : current.updatedAt,
+        })
+        .where(eq(mailboxes.id, mailboxId))
+        .returning(),
+    );
     if (status !== current.status || lastError !== current.lastError) {
       await appendEvent(tx, mailboxUpdated, {
         workspaceId: row.workspaceId,

@@ -98,11 +98,11 @@ describe("mailboxes CRUD", () => {
     const deleted = await desk.api("DELETE", `/v1/mailboxes/${res.body.id}`, { headers: owner.headers });
     expect(deleted.status).toBe(204);
     expect((await desk.api("GET", `/v1/mailboxes/${res.body.id}`, { headers: owner.headers })).status).toBe(404);
-    expect(
-      (await eventsOf(workspace.id))
-        .filter((e) => e.type.startsWith("mailbox."))
-        .map((e) => e.type),
-    ).toEqual(["mailbox.created", "mailbox.updated", "mailbox.deleted"]);
+    expect((await eventsOf(workspace.id)).filter((e) => e.type.startsWith("mailbox.")).map((e) => e.type)).toEqual([
+      "mailbox.created",
+      "mailbox.updated",
+      "mailbox.deleted",
+    ]);
   });
 
   test("another workspace's mailbox answers 404 for every route", async () => {

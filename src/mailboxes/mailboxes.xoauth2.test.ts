@@ -61,15 +61,17 @@ async function oauthMailbox(email: string, accessToken: string): Promise<string>
   const id: string = created.body.id;
   await transact(desk.deps.db, async (tx) => {
     const tokens = { access_token: accessToken, refresh_token: null, expires_at: null };
-    const row = one(await tx
-      .update(mailboxes)
-      .set({
-        inboundKind: "provider_a",
-        oauthSealed: desk.deps.secrets.seal(JSON.stringify(tokens)),
-        config: { oauth_email: "alice@example.test" },
-      })
-      .where(eq(mailboxes.id, id))
-      .returning())!;
+    const row = one(
+      await tx
+        .update(mailboxes)
+        .set({
+          inboundKind: "provider_a",
+          oauthSealed: desk.deps.secrets.seal(JSON.stringify(tokens)),
+          config: { oauth_email: "alice@example.test" },
+        })
+        .where(eq(mailboxes.id, id))
+        .returning(),
+    )!;
     await scheduleMailboxSync(tx, row);
   });
   return id;
@@ -87,7 +89,8 @@ const runSync = async () => {
   await desk.jobs.drain();
   clearTimeout(closer);
 };
-const row = async (id: string) => first(await desk.deps.db.select().from(mailboxes).where(eq(mailboxes.id, id)).limit(1))!;
+const row = async (id: string) =>
+  first(await desk.deps.db.select().from(mailboxes).where(eq(mailboxes.id, id)).limit(1))!;
 
 test("an OAuth mailbox logs in with XOAUTH2, is polled, and its mail becomes a ticket", async () => {
   const id = await oauthMailbox("alice@example.test", GOOD_TOKEN);

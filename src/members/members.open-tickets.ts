@@ -2,7 +2,11 @@ import type { Queryable } from "../db/database";
 import { definePort, type Ports } from "../lib/ports";
 
 /** Counts each member's open tickets: user id → count (missing = 0). */
-export type OpenTicketCounter = (db: Queryable, workspaceId: string, userIds: string[]) => Map<string, number> | Promise<Map<string, number>>;
+export type OpenTicketCounter = (
+  db: Queryable,
+  workspaceId: string,
+  userIds: string[],
+) => Map<string, number> | Promise<Map<string, number>>;
 
 /**
  * The tickets feature owns the `tickets` table, so it supplies the count (members never probe for

@@ -12,7 +12,11 @@ export type AwayCutoff = (db: Queryable, workspaceId: string, now: Date) => (str
 
 export const awayCutoff = definePort<AwayCutoff>("members.awayCutoff");
 
-export async function awayCutoffOf(deps: { ports: Ports; clock: Clock }, tx: Queryable, workspaceId: string): Promise<string | null> {
+export async function awayCutoffOf(
+  deps: { ports: Ports; clock: Clock },
+  tx: Queryable,
+  workspaceId: string,
+): Promise<string | null> {
   return await deps.ports.get(awayCutoff)(tx, workspaceId, deps.clock.now());
 }
 

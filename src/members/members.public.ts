@@ -18,9 +18,13 @@ export const membersSql = {
 };
 
 /** The member (not a viewer) with this email, as imports match another desk's agents to people here. */
-export async function assignableMemberByEmail(db: Queryable, workspaceId: string, email: string): Promise<string | null> {
+export async function assignableMemberByEmail(
+  db: Queryable,
+  workspaceId: string,
+  email: string,
+): Promise<string | null> {
   const userId = await userIdByEmail(db, email.trim().toLowerCase());
-  return userId && await isAssignableMember(db, workspaceId, userId) ? userId : null;
+  return userId && (await isAssignableMember(db, workspaceId, userId)) ? userId : null;
 }
 
 const assignableStatement = preparedFor((sqlite) =>

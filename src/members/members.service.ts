@@ -44,15 +44,23 @@ const memberColumns = {
 };
 
 async function memberRow(tx: Queryable, workspaceId: string, userId: string) {
-  return first(await tx
-    .select(memberColumns)
-    .from(members)
-    .innerJoin(users, eq(users.id, members.userId))
-    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId))).limit(1));
+  return first(
+    await tx
+      .select(memberColumns)
+      .from(members)
+      .innerJoin(users, eq(users.id, members.userId))
+      .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
+      .limit(1),
+  );
 }
 
 /** One member as SPEC.md's Member, or null when the user is not in the workspace. */
-export async function findMember(deps: PresentDeps, tx: Queryable, workspaceId: string, userId: string): Promise<MemberJson | null> {
+export async function findMember(
+  deps: PresentDeps,
+  tx: Queryable,
+  workspaceId: string,
+  userId: string,
+): Promise<MemberJson | null> {
   const row = await memberRow(tx, workspaceId, userId);
   if (!row) return null;
   return presentMember(
@@ -94,7 +102,7 @@ export async function listMembers(
     rows.map((r) => r.user.id),
   );
   const cutoff = await awayCutoffOf(deps, deps.db, ctx.workspaceId);
-  return pageOf(
+  return await pageOf(
     rows,
     query.limit,
     (r) => presentMember(r.member, r.user, open.get(r.user.id) ?? 0, presenceOf(r.member, cutoff)),
@@ -103,10 +111,13 @@ export async function listMembers(
 }
 
 const ownerCount = async (tx: Tx, workspaceId: string): Promise<number> =>
-  first(await tx
-    .select({ n: count() })
-    .from(members)
-    .where(and(eq(members.workspaceId, workspaceId), eq(members.role, "owner"))).limit(1))?.n ?? 0;
+  first(
+    await tx
+      .select({ n: count() })
+      .from(members)
+      .where(and(eq(members.workspaceId, workspaceId), eq(members.role, "owner")))
+      .limit(1),
+  )?.n ?? 0;
 
 /** Owners are made and unmade only by a signed-in owner (an API key acts as an admin). */
 function requireOwnerFor(ctx: RequestContext, what: string): void {
@@ -114,7 +125,12 @@ function requireOwnerFor(ctx: RequestContext, what: string): void {
 }
 
 /** Appends `member.updated` for a member (role, picture, availability or cap change). */
-export async function publishMemberUpdated(deps: PresentDeps, tx: Tx, workspaceId: string, userId: string): Promise<MemberJson> {
+export async function publishMemberUpdated(
+  deps: PresentDeps,
+  tx: Tx,
+  workspaceId: string,
+  userId: string,
+): Promise<MemberJson> {
   const member = await findMember(deps, tx, workspaceId, userId);
   if (!member) throw notFound("Member");
   await appendEvent(tx, memberUpdated, { workspaceId, data: { member }, extraTopics: [userTopic(userId)] });
@@ -122,7 +138,13 @@ export async function publishMemberUpdated(deps: PresentDeps, tx: Tx, workspaceI
 }
 
 /** Sets a member's role inside the caller's transaction; the last owner cannot be demoted. */
-export async function setMemberRole(tx: Tx, ctx: RequestContext, userId: string, role: Role, deps: Deps): Promise<MemberJson> {
+export async function setMemberRole(
+  tx: Tx,
+  ctx: RequestContext,
+  userId: string,
+  role: Role,
+  deps: Deps,
+): Promise<MemberJson> {
   const current = await memberRow(tx, ctx.workspaceId, userId);
   if (!current) throw notFound("Member");
   const from = current.member.role;
@@ -131,10 +153,11 @@ export async function setMemberRole(tx: Tx, ctx: RequestContext, userId: string,
   // Demoting takes access away; promoting grants the new role's reach, which the caller must hold.
   if (!mayAlterRole(ctx, from)) throw forbidden(grantDeniedDetail(ctx, from));
   if (roleAtLeast(role, from) && !mayGrantRole(ctx, role)) throw forbidden(grantDeniedDetail(ctx, role));
-  if (from === "owner" && await ownerCount(tx, ctx.workspaceId) <= 1) {
+  if (from === "owner" && (await ownerCount(tx, ctx.workspaceId)) <= 1) {
     throw invalidAt("body.role", "The workspace's last owner cannot be demoted; make someone else owner first.");
   }
-  await tx.update(members)
+  await tx
+    .update(members)
     .set({ role })
     .where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, userId)));
   await recordAudit(tx, ctx, {
@@ -148,7 +171,12 @@ export async function setMemberRole(tx: Tx, ctx: RequestContext, userId: string,
   return await publishMemberUpdated(deps, tx, ctx.workspaceId, userId);
 }
 
-export async function updateMemberRole(ctx: RequestContext, userId: string, role: Role, deps: Deps): Promise<MemberJson> {
+export async function updateMemberRole(
+  ctx: RequestContext,
+  userId: string,
+  role: Role,
+  deps: Deps,
+): Promise<MemberJson> {
   return await transact(deps.db, async (tx) => await setMemberRole(tx, ctx, userId, role, deps));
 }
 
@@ -165,7 +193,8 @@ export async function addWorkspaceMember(
 ): Promise<{ member: MemberJson; added: boolean }> {
   const existing = await findMember(deps, tx, ctx.workspaceId, userId);
   if (existing) return { member: existing, added: false };
-  await tx.insert(members)
+  await tx
+    .insert(members)
     .values({ workspaceId: ctx.workspaceId, userId, role, createdAt: deps.clock.now().toISOString() });
   const member = (await findMember(deps, tx, ctx.workspaceId, userId))!;
   await appendEvent(tx, memberAdded, {
@@ -185,12 +214,11 @@ export async function removeMember(ctx: RequestContext, userId: string, deps: De
     if (!current) throw notFound("Member");
     if (current.member.role === "owner") {
       requireOwnerFor(ctx, "remove an owner");
-      if (await ownerCount(tx, ctx.workspaceId) <= 1)
+      if ((await ownerCount(tx, ctx.workspaceId)) <= 1)
         throw invalidAt("path.user_id", "The workspace's last owner cannot be removed.");
     }
     if (!mayAlterRole(ctx, current.member.role)) throw forbidden(grantDeniedDetail(ctx, current.member.role));
-    await tx.delete(members)
-      .where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, userId)));
+    await tx.delete(members).where(and(eq(members.workspaceId, ctx.workspaceId), eq(members.userId, userId)));
     await leave(tx, ctx.workspaceId, userId);
     await appendEvent(tx, memberRemoved, {
       workspaceId: ctx.workspaceId,
@@ -219,38 +247,48 @@ export async function membersAmong(tx: Queryable, workspaceId: string, userIds: 
 
 /** True when the user is a member of the workspace. */
 export async function isMember(tx: Queryable, workspaceId: string, userId: string): Promise<boolean> {
-  return !!first(await tx
-    .select({ userId: members.userId })
-    .from(members)
-    .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId))).limit(1));
+  return !!first(
+    await tx
+      .select({ userId: members.userId })
+      .from(members)
+      .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
+      .limit(1),
+  );
 }
 
 /** The member's role, or null when the user is not in the workspace. */
 export async function memberRoleOf(tx: Queryable, workspaceId: string, userId: string): Promise<Role | null> {
   return (
-    first(await tx
-      .select({ role: members.role })
-      .from(members)
-      .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId))).limit(1))?.role ?? null
+    first(
+      await tx
+        .select({ role: members.role })
+        .from(members)
+        .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)))
+        .limit(1),
+    )?.role ?? null
   );
 }
 
 /** True when someone with this (account) email is a member of the workspace. */
 export async function isMemberEmail(tx: Queryable, workspaceId: string, email: string): Promise<boolean> {
-  return !!first(await tx
-    .select({ id: members.userId })
-    .from(members)
-    .innerJoin(users, eq(users.id, members.userId))
-    .where(and(eq(members.workspaceId, workspaceId), eq(users.email, email))).limit(1));
+  return !!first(
+    await tx
+      .select({ id: members.userId })
+      .from(members)
+      .innerJoin(users, eq(users.id, members.userId))
+      .where(and(eq(members.workspaceId, workspaceId), eq(users.email, email)))
+      .limit(1),
+  );
 }
 
 /** The owners and admins of a workspace: who receives workspace notices (AI key failures, caps). */
 export async function adminIdsOfWorkspace(tx: Queryable, workspaceId: string): Promise<string[]> {
-  return (await tx
-    .select({ userId: members.userId })
-    .from(members)
-    .where(and(eq(members.workspaceId, workspaceId), inArray(members.role, ["owner", "admin"]))))
-    .map((r) => r.userId);
+  return (
+    await tx
+      .select({ userId: members.userId })
+      .from(members)
+      .where(and(eq(members.workspaceId, workspaceId), inArray(members.role, ["owner", "admin"])))
+  ).map((r) => r.userId);
 }
 
 /** Members of a workspace, and seats among them (owners, admins and agents; viewers are free). */
@@ -260,7 +298,10 @@ export async function memberCountsOf(tx: Queryable, workspaceId: string): Promis
 }
 
 /** Every member's id, name and email: what a plain-text `@Name` or `@email` in a note is read against. */
-export async function memberNamesOf(tx: Queryable, workspaceId: string): Promise<Array<{ id: string; name: string; email: string }>> {
+export async function memberNamesOf(
+  tx: Queryable,
+  workspaceId: string,
+): Promise<Array<{ id: string; name: string; email: string }>> {
   return await tx
     .select({ id: users.id, name: users.name, email: users.email })
     .from(members)
@@ -270,11 +311,9 @@ export async function memberNamesOf(tx: Queryable, workspaceId: string): Promise
 
 /** User ids of every member of the workspace. */
 export async function memberIdsOfWorkspace(tx: Queryable, workspaceId: string): Promise<string[]> {
-  return (await tx
-    .select({ userId: members.userId })
-    .from(members)
-    .where(eq(members.workspaceId, workspaceId)))
-    .map((r) => r.userId);
+  return (await tx.select({ userId: members.userId }).from(members).where(eq(members.workspaceId, workspaceId))).map(
+    (r) => r.userId,
+  );
 }
 
 /** The first membership of a new workspace: its creator as owner (no event: the workspace's own covers it). */
@@ -296,11 +335,9 @@ export async function setUserPicture(
   source: "upload" | "oauth" = "upload",
 ): Promise<string[]> {
   await setUserAvatar(tx, userId, url, source, now);
-  const workspaceIds = (await tx
-    .select({ id: members.workspaceId })
-    .from(members)
-    .where(eq(members.userId, userId)))
-    .map((r) => r.id);
+  const workspaceIds = (
+    await tx.select({ id: members.workspaceId }).from(members).where(eq(members.userId, userId))
+  ).map((r) => r.id);
   for (const workspaceId of workspaceIds) await publishMemberUpdated(deps, tx, workspaceId, userId);
   return workspaceIds;
 }
@@ -353,7 +390,8 @@ export async function setMemberAvailability(
   if (patch.maxOpenTickets !== undefined && patch.maxOpenTickets !== before.max_open_tickets)
     set.maxOpenTickets = patch.maxOpenTickets;
   if (!Object.keys(set).length) return { before, after: before };
-  await tx.update(members)
+  await tx
+    .update(members)
     .set(set)
     .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)));
   return { before, after: await publishMemberUpdated(deps, tx, workspaceId, userId) };
@@ -374,7 +412,8 @@ export async function touchMemberSeen(
   if (!row) return null;
   const cutoff = await awayCutoffOf(deps, tx, workspaceId);
   const was = presenceOf(row.member, cutoff);
-  await tx.update(members)
+  await tx
+    .update(members)
     .set({ lastSeenAt: now })
     .where(and(eq(members.workspaceId, workspaceId), eq(members.userId, userId)));
   if (presenceOf({ ...row.member, lastSeenAt: now }, cutoff) !== was)
@@ -386,17 +425,23 @@ export async function touchMemberSeen(
  * Online members whose last heartbeat falls in [from, to): those whom auto-away turned away as its
  * cutoff moved from `from` to `to` (the assignment feature's job tells everyone with member.updated).
  */
-export async function membersLastSeenBetween(tx: Queryable, workspaceId: string, from: string, to: string): Promise<string[]> {
-  return (await tx
-    .select({ userId: members.userId })
-    .from(members)
-    .where(
-      and(
-        eq(members.workspaceId, workspaceId),
-        eq(members.availability, "online"),
-        gte(members.lastSeenAt, from),
-        lt(members.lastSeenAt, to),
-      ),
-    ))
-    .map((r) => r.userId);
+export async function membersLastSeenBetween(
+  tx: Queryable,
+  workspaceId: string,
+  from: string,
+  to: string,
+): Promise<string[]> {
+  return (
+    await tx
+      .select({ userId: members.userId })
+      .from(members)
+      .where(
+        and(
+          eq(members.workspaceId, workspaceId),
+          eq(members.availability, "online"),
+          gte(members.lastSeenAt, from),
+          lt(members.lastSeenAt, to),
+        ),
+      )
+  ).map((r) => r.userId);
 }

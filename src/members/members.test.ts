@@ -24,10 +24,13 @@ const eventsAfter = async (d: TestDesk, wid: string, seq: number) =>
     .where(and(eq(events.workspaceId, wid), gt(events.seq, seq)))
     .orderBy(asc(events.seq));
 const roleOf = async (wid: string, uid: string) =>
-  first(await desk.deps.db
-    .select({ role: members.role })
-    .from(members)
-    .where(and(eq(members.workspaceId, wid), eq(members.userId, uid))).limit(1))?.role;
+  first(
+    await desk.deps.db
+      .select({ role: members.role })
+      .from(members)
+      .where(and(eq(members.workspaceId, wid), eq(members.userId, uid)))
+      .limit(1),
+  )?.role;
 
 describe("GET /v1/members", () => {
   test("any member lists the workspace's members as SPEC.md's Member; keys need settings:read", async () => {
@@ -37,7 +40,8 @@ describe("GET /v1/members", () => {
     await addMember(desk, other.workspace.id, "agent");
     expect((await desk.api("GET", "/v1/members")).status).toBe(401);
     expect(
-      (await desk.api("GET", "/v1/members", { headers: (await createKey(desk, owner, ["tickets:read"])).headers })).status,
+      (await desk.api("GET", "/v1/members", { headers: (await createKey(desk, owner, ["tickets:read"])).headers }))
+        .status,
     ).toBe(403);
     expect(
       (await desk.api("GET", "/v1/members", { headers: { ...viewer.headers, "desk-workspace": other.workspace.id } }))
@@ -221,11 +225,7 @@ describe("DELETE /v1/members/{user_id}", () => {
     expect(res.status).toBe(204);
     expect(await roleOf(workspace.id, agent.id)).toBeUndefined();
     expect(
-      (await desk.deps.db
-        .select()
-        .from(teamMembers)
-        .where(eq(teamMembers.teamId, team.body.id)))
-        .map((r) => r.userId),
+      (await desk.deps.db.select().from(teamMembers).where(eq(teamMembers.teamId, team.body.id))).map((r) => r.userId),
     ).toEqual([owner.id]);
     const emitted = await eventsAfter(desk, workspace.id, before);
     expect(emitted.map((e) => [e.type, e.data, e.topics])).toEqual([

@@ -21,7 +21,7 @@ export function jobsSource(db: Db, clock: Clock): MetricSource {
         name: "desk_jobs_oldest_due_seconds",
         type: "gauge",
         help: "How long the oldest due job has waited to run (0 when none waits)",
-        value: await oldestDueMs(db, now) / 1000,
+        value: (await oldestDueMs(db, now)) / 1000,
       },
     ];
   };

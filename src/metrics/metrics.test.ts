@@ -160,25 +160,25 @@ describe("GET /metrics", () => {
     expect(counterValue("desk_http_requests_total", { ...labels, status: "404" })).toBe(1);
   });
 
-  test("the series are bounded in total: past the cap new label sets count into one overflow series", () => {
-    const lines = () => renderMetrics().split("\n").length;
+  test("the series are bounded in total: past the cap new label sets count into one overflow series", async () => {
+    const lines = async () => (await renderMetrics()).split("\n").length;
     for (let i = 0; i < HTTP_SERIES_MAX; i++)
       recordHttpRequest({ method: "GET", route: `/v1/bound-test-${i}`, status: 200, ms: 1 });
-    const full = lines();
+    const full = await lines();
     const overflow = { method: "GET", route: "(overflow)", status: "2xx" };
     const overflowBefore = counterValue("desk_http_requests_total", overflow);
     for (let i = 0; i < 3000; i++) {
       recordHttpRequest({ method: "GET", route: `/v1/bound-more-${i}`, status: 200 + (i % 3), ms: 1 });
       incrementCounter("desk_bound_test_total", { id: String(i) });
     }
-    expect(lines()).toBeLessThan(full + MAX_SERIES_PER_METRIC + 60);
+    expect(await lines()).toBeLessThan(full + MAX_SERIES_PER_METRIC + 60);
     expect(counterValue("desk_http_requests_total", overflow)).toBe(overflowBefore + 3000);
     expect(counterValue("desk_metrics_series_dropped_total")).toBeGreaterThan(0);
   });
 
-  test("histogram buckets are cumulative, with +Inf, sum and count", () => {
+  test("histogram buckets are cumulative, with +Inf, sum and count", async () => {
     for (const seconds of [0.0005, 0.003, 0.005, 20]) observeHistogram("desk_test_seconds", { kind: "a" }, seconds);
-    const text = renderMetrics();
+    const text = await renderMetrics();
     expect(text).toContain('desk_test_seconds_bucket{kind="a",le="0.001"} 1');
     expect(text).toContain('desk_test_seconds_bucket{kind="a",le="0.005"} 3');
     expect(text).toContain('desk_test_seconds_bucket{kind="a",le="10"} 3');

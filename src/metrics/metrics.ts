@@ -209,7 +209,10 @@ export const counterValue = (name: string, labels: Labels = {}) =>
 export type Sample = { name: string; type: "counter" | "gauge"; help: string; labels?: Labels; value: number };
 export type MetricSource = () => Sample[] | Promise<Sample[]>;
 
-export function renderMetrics(sources: MetricSource[] = []): string {
+export async function renderMetrics(sources: MetricSource[] = []): Promise<string> {
+  // The sources first, in order, one after another (each may read the store); the rest renders in one go.
+  const sampled: Sample[] = [];
+  for (const source of sources) sampled.push(...(await source()));
   const lines: string[] = [];
   const head = (name: string, type: string, text: string) =>
     lines.push(`# HELP ${name} ${text}`, `# TYPE ${name} ${type}`);
@@ -234,8 +237,7 @@ export function renderMetrics(sources: MetricSource[] = []): string {
     }
   }
   const grouped = new Map<string, Sample[]>();
-  for (const sample of sources.flatMap(async (source) => await source()))
-    grouped.set(sample.name, [...(grouped.get(sample.name) ?? []), sample]);
+  for (const sample of sampled) grouped.set(sample.name, [...(grouped.get(sample.name) ?? []), sample]);
   for (const [name, samples] of grouped) {
     head(name, samples[0]!.type, samples[0]!.help);
     for (const s of samples) series(name, labelKey(s.labels ?? {}), s.value);

@@ -11,7 +11,12 @@ import { followerIdsOf, ticketOfWorkspace } from "../tickets/tickets.public";
 export const MAX_RECIPIENTS = 60;
 
 /** Whether a member may see a ticket: any member, unless it belongs to a private team (its members and admins). */
-export async function maySee(tx: Tx, workspaceId: string, userId: string, privateTeamId: string | null): Promise<boolean> {
+export async function maySee(
+  tx: Tx,
+  workspaceId: string,
+  userId: string,
+  privateTeamId: string | null,
+): Promise<boolean> {
   const role = await memberRoleOf(tx, workspaceId, userId);
   if (!role) return false;
   if (!privateTeamId || role === "admin" || role === "owner") return true;
@@ -23,14 +28,21 @@ export async function maySee(tx: Tx, workspaceId: string, userId: string, privat
  * and then the ticket's followers who may see it, each once, at most MAX_RECIPIENTS in all.
  * Followers get what the assignee gets: a feature sending a ticket notice adds them through this.
  */
-export async function withFollowers(tx: Tx, workspaceId: string, ticketId: string, told: readonly string[]): Promise<string[]> {
+export async function withFollowers(
+  tx: Tx,
+  workspaceId: string,
+  ticketId: string,
+  told: readonly string[],
+): Promise<string[]> {
   const people = new Set(told);
   const ticket = await ticketOfWorkspace(tx, workspaceId, ticketId);
   if (ticket && !ticket.deletedAt) {
-    const privateTeamId = ticket.teamId ? (await privateTeamOfWorkspace(tx, workspaceId, ticket.teamId) ?? null) : null;
+    const privateTeamId = ticket.teamId
+      ? ((await privateTeamOfWorkspace(tx, workspaceId, ticket.teamId)) ?? null)
+      : null;
     for (const userId of (await followerIdsOf(tx, [ticket.id])).get(ticket.id) ?? []) {
       if (people.size >= MAX_RECIPIENTS) break;
-      if (!people.has(userId) && await maySee(tx, workspaceId, userId, privateTeamId)) people.add(userId);
+      if (!people.has(userId) && (await maySee(tx, workspaceId, userId, privateTeamId))) people.add(userId);
     }
   }
   return [...people].slice(0, MAX_RECIPIENTS);

@@ -24,7 +24,7 @@ const excerptOf = (text: string) => {
   return flat.length > EXCERPT ? `${flat.slice(0, EXCERPT - 1)}…` : flat;
 };
 
-type Ticket = NonNullable<ReturnType<typeof ticketOfWorkspace>>;
+type Ticket = NonNullable<Awaited<ReturnType<typeof ticketOfWorkspace>>>;
 
 /** A live ticket of the event's workspace, with the private team (if any) its events are scoped to. */
 async function ticketOf(
@@ -34,7 +34,9 @@ async function ticketOf(
 ): Promise<{ ticket: Ticket; privateTeamId: string | null } | null> {
   const ticket = await ticketOfWorkspace(tx, event.workspace_id, ticketId);
   if (!ticket || ticket.deletedAt || ticket.mergedIntoId) return null;
-  const privateTeamId = ticket.teamId ? (await privateTeamOfWorkspace(tx, event.workspace_id, ticket.teamId) ?? null) : null;
+  const privateTeamId = ticket.teamId
+    ? ((await privateTeamOfWorkspace(tx, event.workspace_id, ticket.teamId)) ?? null)
+    : null;
   return { ticket, privateTeamId };
 }
 
@@ -47,7 +49,7 @@ async function tell(
   type: NewNotification["type"],
   data: Record<string, unknown>,
 ): Promise<void> {
-  if (!await maySee(tx, event.workspace_id, userId, found.privateTeamId)) return;
+  if (!(await maySee(tx, event.workspace_id, userId, found.privateTeamId))) return;
   const { ticket } = found;
   await notify(
     tx,
@@ -152,9 +154,9 @@ async function assigneeAndFollowers(tx: Tx, ticket: Ticket): Promise<string[]> {
 async function noteTold(tx: Tx, deps: Deps, event: StoredEventOf<typeof messageCreated>): Promise<void> {
   const { ticket_id, message } = event.data;
   const author = message.author.user?.id ?? null;
-  const mentioned = (await mentionsOfNote(message.body_html, message.body_text, async () =>
-    await memberNamesOf(tx, event.workspace_id),
-  )).filter((id) => id !== author);
+  const mentioned = (
+    await mentionsOfNote(message.body_html, message.body_text, async () => await memberNamesOf(tx, event.workspace_id))
+  ).filter((id) => id !== author);
   const found = await ticketOf(tx, event, ticket_id);
   if (!found) return;
   const data = {
@@ -187,8 +189,9 @@ export const notifyFollowersOfBreach = defineConsumer({
     const toldByTracker = async (id: string) =>
       found.ticket.assigneeId
         ? id === found.ticket.assigneeId
-        : ["owner", "admin"].includes(await memberRoleOf(tx, event.workspace_id, id) ?? "");
-    const followers = (await assigneeAndFollowers(tx, found.ticket)).filter(async (id) => !await toldByTracker(id));
+        : ["owner", "admin"].includes((await memberRoleOf(tx, event.workspace_id, id)) ?? "");
+    const followers: string[] = [];
+    for (const id of await assigneeAndFollowers(tx, found.ticket)) if (!(await toldByTracker(id))) followers.push(id);
     const kind = activity.data.kind === "resolution" ? "resolution" : "first_response";
     const sla = found.ticket.sla;
     const due = kind === "resolution" ? (sla?.resolution_due_at ?? null) : (sla?.first_response_due_at ?? null);

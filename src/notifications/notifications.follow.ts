@@ -18,9 +18,13 @@ export const followOnMention = defineConsumer({
     if (message.kind !== "note") return;
     if ((await workspaceSettingsOf(tx, event.workspace_id))?.settings?.follow_on_mention !== true) return;
     const author = message.author.user?.id ?? null;
-    const mentioned = (await mentionsOfNote(message.body_html, message.body_text, async () =>
-      await memberNamesOf(tx, event.workspace_id),
-    )).filter((id) => id !== author);
+    const mentioned = (
+      await mentionsOfNote(
+        message.body_html,
+        message.body_text,
+        async () => await memberNamesOf(tx, event.workspace_id),
+      )
+    ).filter((id) => id !== author);
     if (mentioned.length === 0) return;
     await addFollowers(tx, event.workspace_id, ticket_id, mentioned, deps.clock.now().toISOString());
   },

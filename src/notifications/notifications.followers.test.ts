@@ -46,22 +46,24 @@ const follow = (ticketId: string, userId: string, headers: Record<string, string
   desk.api("PUT", `/v1/tickets/${ticketId}/followers/${userId}`, { headers });
 
 async function breach(workspaceId: string, ticketId: string) {
-  await transact(desk.deps.db, async (tx) =>
-    await patchTicketFields(
-      tx,
-      workspaceId,
-      ticketId,
-      {
-        sla: {
-          policy_id: null,
-          first_response_due_at: "2026-01-01T00:00:00.000Z",
-          resolution_due_at: null,
-          breached: true,
+  await transact(
+    desk.deps.db,
+    async (tx) =>
+      await patchTicketFields(
+        tx,
+        workspaceId,
+        ticketId,
+        {
+          sla: {
+            policy_id: null,
+            first_response_due_at: "2026-01-01T00:00:00.000Z",
+            resolution_due_at: null,
+            breached: true,
+          },
         },
-      },
-      desk.deps.clock.now().toISOString(),
-      { type: "sla_breached", data: { kind: "first_response" }, actor: "system" },
-    ),
+        desk.deps.clock.now().toISOString(),
+        { type: "sla_breached", data: { kind: "first_response" }, actor: "system" },
+      ),
   );
 }
 
@@ -112,7 +114,10 @@ describe("followers get what the assignee gets", () => {
     expect(await typesOf(workspace.id, assignee.id)).toContain("note_added");
     expect(await typesOf(workspace.id, author.id)).toEqual(["customer_replied", "sla_breached"]);
     expect(await typesOf(other.workspace.id, other.owner.id)).toEqual([]);
-    const [told] = await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, follower.id, ["note_added"]));
+    const [told] = await transact(
+      desk.deps.db,
+      async (tx) => await notificationsOf(tx, workspace.id, follower.id, ["note_added"]),
+    );
     expect(told).toMatchObject({
       ticket: { id: ticket.id, number: ticket.number },
       data: {

@@ -69,7 +69,7 @@ export const notificationEmailJob = defineJob({
   async handler({ notification_id }, run: JobContext<Deps>) {
     const { deps } = run;
     const row = first(await deps.db.select().from(notifications).where(eq(notifications.id, notification_id)).limit(1));
-    if (!row || row.readAt || row.emailedAt || !await isMember(deps.db, row.workspaceId, row.userId)) return;
+    if (!row || row.readAt || row.emailedAt || !(await isMember(deps.db, row.workspaceId, row.userId))) return;
     const user = await userMailRef(deps.db, row.userId);
     const workspace = await workspaceSettingsOf(deps.db, row.workspaceId);
     if (!user || !workspace) return;
@@ -137,7 +137,7 @@ export const notificationDigestJob = defineJob({
       const now = deps.clock.now().toISOString();
       const user = await userMailRef(deps.db, person.userId);
       const workspace = await workspaceSettingsOf(deps.db, person.workspaceId);
-      if (rows.length && user && workspace && await isMember(deps.db, workspace.id, user.id)) {
+      if (rows.length && user && workspace && (await isMember(deps.db, workspace.id, user.id))) {
         const link = new URL("/notifications", deps.config.baseUrl).toString();
         const locale = recipientLocale(user.locale, workspace.settings);
         await sendSystemMail(
@@ -158,7 +158,8 @@ export const notificationDigestJob = defineJob({
       }
       await transact(deps.db, async (tx) => {
         if (rows.length)
-          await tx.update(notifications)
+          await tx
+            .update(notifications)
             .set({ emailedAt: now })
             .where(
               inArray(
@@ -166,7 +167,8 @@ export const notificationDigestJob = defineJob({
                 rows.map((r) => r.id),
               ),
             );
-        await tx.update(notificationPreferences)
+        await tx
+          .update(notificationPreferences)
           .set({ digestSentAt: now })
           .where(
             and(

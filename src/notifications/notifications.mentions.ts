@@ -64,7 +64,11 @@ export function plainTextMentions(text: string, candidates: MentionCandidate[]):
 }
 
 /** Everyone a note mentions, by markup or as plain text (members read only when the text has a `@`). */
-export async function mentionsOfNote(html: string, text: string, members: () => MentionCandidate[] | Promise<MentionCandidate[]>): Promise<string[]> {
+export async function mentionsOfNote(
+  html: string,
+  text: string,
+  members: () => MentionCandidate[] | Promise<MentionCandidate[]>,
+): Promise<string[]> {
   const ids = new Set(mentionedUserIds(html));
   if (text.includes("@")) for (const id of plainTextMentions(text, await members())) ids.add(id);
   return [...ids].slice(0, MAX_MENTIONS);

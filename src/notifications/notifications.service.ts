@@ -52,10 +52,13 @@ export function presentNotification(row: NotificationRow): NotificationWire {
 /** A member's email preference in a workspace (default: immediately). */
 export async function emailPreferenceOf(db: Queryable, workspaceId: string, userId: string): Promise<EmailPreference> {
   return (
-    first(await db
-      .select({ email: notificationPreferences.email })
-      .from(notificationPreferences)
-      .where(and(eq(notificationPreferences.workspaceId, workspaceId), eq(notificationPreferences.userId, userId))).limit(1))?.email ?? "immediately"
+    first(
+      await db
+        .select({ email: notificationPreferences.email })
+        .from(notificationPreferences)
+        .where(and(eq(notificationPreferences.workspaceId, workspaceId), eq(notificationPreferences.userId, userId)))
+        .limit(1),
+    )?.email ?? "immediately"
   );
 }
 
@@ -84,25 +87,26 @@ export async function notify(tx: Tx, input: NewNotification, clock: Clock): Prom
     personalTo: input.userId,
     privateTeamId: input.privateTeamId ?? null,
   });
-  if (input.email !== false && await emailPreferenceOf(tx, input.workspaceId, input.userId) === "immediately")
+  if (input.email !== false && (await emailPreferenceOf(tx, input.workspaceId, input.userId)) === "immediately")
     await enqueue(tx, notificationEmailJob, { notification_id: row.id }, { workspaceId: input.workspaceId });
   return notification;
 }
 
 /** A person's notifications, newest first (tests and other features' checks). */
 export async function notificationsOf(tx: Queryable, workspaceId: string, userId: string, types?: NotificationType[]) {
-  return (await tx
-    .select()
-    .from(notifications)
-    .where(
-      and(
-        eq(notifications.workspaceId, workspaceId),
-        eq(notifications.userId, userId),
-        types ? inArray(notifications.type, types) : undefined,
-      ),
-    )
-    .orderBy(desc(notifications.id)))
-    .map(presentNotification);
+  return (
+    await tx
+      .select()
+      .from(notifications)
+      .where(
+        and(
+          eq(notifications.workspaceId, workspaceId),
+          eq(notifications.userId, userId),
+          types ? inArray(notifications.type, types) : undefined,
+        ),
+      )
+      .orderBy(desc(notifications.id))
+  ).map(presentNotification);
 }
 
 /** Notifications are a person's own: an API key has none to list or mark. */
@@ -116,10 +120,13 @@ const mine = (ctx: RequestContext, userId: string) =>
 
 async function unreadCount(db: Queryable, ctx: RequestContext, userId: string): Promise<number> {
   return (
-    first(await db
-      .select({ n: count() })
-      .from(notifications)
-      .where(and(mine(ctx, userId), isNull(notifications.readAt))).limit(1))?.n ?? 0
+    first(
+      await db
+        .select({ n: count() })
+        .from(notifications)
+        .where(and(mine(ctx, userId), isNull(notifications.readAt)))
+        .limit(1),
+    )?.n ?? 0
   );
 }
 
@@ -144,7 +151,7 @@ export async function listNotifications(
     .orderBy(desc(notifications.id))
     .limit(query.limit + 1);
   return {
-    ...pageOf(rows, query.limit, presentNotification, (r) => [r.id]),
+    ...(await pageOf(rows, query.limit, presentNotification, (r) => [r.id])),
     unread_count: await unreadCount(db, ctx, userId),
   };
 }
@@ -156,17 +163,19 @@ export async function markRead(ctx: RequestContext, body: { ids?: string[]; all?
     throw invalidAt("body.ids", "Send ids (the notifications to mark read) or all: true, not both.");
   const now = deps.clock.now().toISOString();
   return await transact(deps.db, async (tx) => {
-    const updated = (await tx
-      .update(notifications)
-      .set({ readAt: now })
-      .where(
-        and(
-          mine(ctx, userId),
-          isNull(notifications.readAt),
-          body.all ? undefined : inArray(notifications.id, body.ids ?? []),
-        ),
-      )
-      .returning({ id: notifications.id })).length;
+    const updated = (
+      await tx
+        .update(notifications)
+        .set({ readAt: now })
+        .where(
+          and(
+            mine(ctx, userId),
+            isNull(notifications.readAt),
+            body.all ? undefined : inArray(notifications.id, body.ids ?? []),
+          ),
+        )
+        .returning({ id: notifications.id })
+    ).length;
     return { updated, unread_count: await unreadCount(tx, ctx, userId) };
   });
 }
@@ -179,7 +188,8 @@ export async function setPreferences(ctx: RequestContext, body: { email: EmailPr
   const userId = personOf(ctx);
   const now = deps.clock.now().toISOString();
   await transact(deps.db, async (tx) => {
-    await tx.insert(notificationPreferences)
+    await tx
+      .insert(notificationPreferences)
       .values({ workspaceId: ctx.workspaceId, userId, email: body.email, digestSentAt: now, updatedAt: now })
       .onConflictDoUpdate({
         target: [notificationPreferences.workspaceId, notificationPreferences.userId],

@@ -36,18 +36,20 @@ async function socketFor(member: Pick<Member, "headers">) {
 }
 
 const sample = async (workspaceId: string, userId: string) =>
-  await transact(desk.deps.db, async (tx) =>
-    await notify(
-      tx,
-      {
-        workspaceId,
-        userId,
-        type: "sla_breached",
-        ticket: { id: "t1", number: 7, subject: "Printer" },
-        data: { kind: "first_response" },
-      },
-      desk.deps.clock,
-    ),
+  await transact(
+    desk.deps.db,
+    async (tx) =>
+      await notify(
+        tx,
+        {
+          workspaceId,
+          userId,
+          type: "sla_breached",
+          ticket: { id: "t1", number: 7, subject: "Printer" },
+          data: { kind: "first_response" },
+        },
+        desk.deps.clock,
+      ),
   );
 
 async function drain(d: TestDesk = desk) {
@@ -68,7 +70,9 @@ describe("notify and the personal notification.created event", () => {
     const agent = await addMember(desk, workspace.id, "agent");
     const before = await lastSeq(desk, workspace.id);
     const sent = await sample(workspace.id, agent.id);
-    expect(await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, agent.id))).toEqual([sent]);
+    expect(await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, agent.id))).toEqual([
+      sent,
+    ]);
     const stored = await eventsAfter(desk, workspace.id, before);
     expect(stored.map((e) => [e.type, e.topics])).toEqual([["notification.created", [`user:${agent.id}`]]]);
     const replayOf = async (headers: Record<string, string>) =>
@@ -108,8 +112,11 @@ describe("GET /v1/notifications", () => {
     const other = await createWorkspaceWithOwner(desk);
     expect((await desk.api("GET", "/v1/notifications")).status).toBe(401);
     expect(
-      (await desk.api("GET", "/v1/notifications", { headers: (await createKey(desk, owner, ["tickets:read"])).headers }))
-        .status,
+      (
+        await desk.api("GET", "/v1/notifications", {
+          headers: (await createKey(desk, owner, ["tickets:read"])).headers,
+        })
+      ).status,
     ).toBe(403);
     expect(
       (
@@ -133,12 +140,14 @@ describe("GET /v1/notifications", () => {
     await addMember(desk, other.workspace.id, "agent");
     const ids = await Promise.all([1, 2, 3].map(async () => (await sample(workspace.id, agent.id)).id));
     await sample(workspace.id, owner.id);
-    await transact(desk.deps.db, async (tx) =>
-      await notify(
-        tx,
-        { workspaceId: other.workspace.id, userId: agent.id, type: "assigned", ticket: null },
-        desk.deps.clock,
-      ),
+    await transact(
+      desk.deps.db,
+      async (tx) =>
+        await notify(
+          tx,
+          { workspaceId: other.workspace.id, userId: agent.id, type: "assigned", ticket: null },
+          desk.deps.clock,
+        ),
     );
     const page = await desk.api("GET", "/v1/notifications?limit=2", { headers: agent.headers });
     expect(page.status).toBe(200);
@@ -204,7 +213,13 @@ describe("POST /v1/notifications/read", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ updated: 1, unread_count: 1 });
     const readAt = async (id: string) =>
-      first(await desk.deps.db.select({ r: notifications.readAt }).from(notifications).where(eq(notifications.id, id)).limit(1))!.r;
+      first(
+        await desk.deps.db
+          .select({ r: notifications.readAt })
+          .from(notifications)
+          .where(eq(notifications.id, id))
+          .limit(1),
+      )!.r;
     expect(await readAt(a.id)).toBeString();
     expect(await readAt(ownersOwn.id)).toBeNull();
     const all = await desk.api("POST", "/v1/notifications/read", { headers: agent.headers, body: { all: true } });
@@ -330,14 +345,18 @@ describe("produced notifications", () => {
     expect(res.status).toBe(201);
     await drain();
     const mentionedOf = async (id: string) =>
-      (await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, id))).filter((n) => n.type === "mentioned");
+      (await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, id))).filter(
+        (n) => n.type === "mentioned",
+      );
     expect(await mentionedOf(annLee.id)).toHaveLength(1);
     expect(await mentionedOf(bob.id)).toEqual([
       expect.objectContaining({ data: expect.objectContaining({ by: owner.id, message_id: res.body.id }) }),
     ]);
     // the shorter name inside the longer one, a longer word, an address, another workspace's person
     for (const id of [ann.id, carl.id, owner.id]) expect(await mentionedOf(id)).toEqual([]);
-    expect(await transact(desk.deps.db, async (tx) => await notificationsOf(tx, stranger.workspace.id, stranger.owner.id))).toEqual([]);
+    expect(
+      await transact(desk.deps.db, async (tx) => await notificationsOf(tx, stranger.workspace.id, stranger.owner.id)),
+    ).toEqual([]);
     // a bare "@Ann" still names Ann; the markup and the text naming one person tell them once
     await desk.api("POST", `/v1/tickets/${ticket.id}/messages`, {
       headers: owner.headers,
@@ -425,18 +444,20 @@ describe("email", () => {
     const agent = await addMember(desk, workspace.id, "agent");
     await desk.api("PUT", "/v1/notifications/preferences", { headers: agent.headers, body: { email: "digest" } });
     const a = await sample(workspace.id, agent.id);
-    await transact(desk.deps.db, async (tx) =>
-      await notify(
-        tx,
-        {
-          workspaceId: workspace.id,
-          userId: agent.id,
-          type: "assigned",
-          ticket: { id: "t2", number: 8, subject: "Scanner" },
-          data: { by_name: "Ann" },
-        },
-        desk.deps.clock,
-      ),
+    await transact(
+      desk.deps.db,
+      async (tx) =>
+        await notify(
+          tx,
+          {
+            workspaceId: workspace.id,
+            userId: agent.id,
+            type: "assigned",
+            ticket: { id: "t2", number: 8, subject: "Scanner" },
+            data: { by_name: "Ann" },
+          },
+          desk.deps.clock,
+        ),
     );
     const read = await sample(workspace.id, agent.id);
     await desk.api("POST", "/v1/notifications/read", { headers: agent.headers, body: { ids: [read.id] } });
@@ -451,11 +472,12 @@ describe("email", () => {
     expect(mails).toHaveLength(1);
     expect(mails[0]).toContain("2 notifications today");
     expect(mails[0]).toContain("#8 Scanner was assigned to you by Ann");
-    const emailed = (await desk.deps.db
-      .select({ id: notifications.id })
-      .from(notifications)
-      .where(and(eq(notifications.userId, agent.id), eq(notifications.workspaceId, workspace.id))))
-      .filter((r) => r.id !== read.id);
+    const emailed = (
+      await desk.deps.db
+        .select({ id: notifications.id })
+        .from(notifications)
+        .where(and(eq(notifications.userId, agent.id), eq(notifications.workspaceId, workspace.id)))
+    ).filter((r) => r.id !== read.id);
     expect(emailed.map((r) => r.id)).toContain(a.id);
     await runDigest();
     expect(outboxTo(desk, agent.email)).toHaveLength(1);
@@ -477,18 +499,20 @@ describe("email in the member's language", () => {
       (await desk.api("PATCH", "/v1/workspace", { headers: owner.headers, body: { settings: { locale } } })).status,
     ).toBe(200);
   const assigned = async (workspaceId: string, userId: string) =>
-    await transact(desk.deps.db, async (tx) =>
-      await notify(
-        tx,
-        {
-          workspaceId,
-          userId,
-          type: "assigned",
-          ticket: { id: "t2", number: 8, subject: "Scanner" },
-          data: { by_name: "Ann" },
-        },
-        desk.deps.clock,
-      ),
+    await transact(
+      desk.deps.db,
+      async (tx) =>
+        await notify(
+          tx,
+          {
+            workspaceId,
+            userId,
+            type: "assigned",
+            ticket: { id: "t2", number: 8, subject: "Scanner" },
+            data: { by_name: "Ann" },
+          },
+          desk.deps.clock,
+        ),
     );
   const runDigest = async () => {
     await transact(desk.deps.db, async (tx) => await enqueue(tx, notificationDigestJob, {}));

@@ -79,10 +79,13 @@ const STEPS: Record<OnboardingStepId, StepText> = {
 async function isDismissed(db: Queryable, workspaceId: string, userId: string | null): Promise<boolean> {
   if (!userId) return false;
   return (
-    first(await db
-      .select({ at: onboardingDismissals.dismissedAt })
-      .from(onboardingDismissals)
-      .where(and(eq(onboardingDismissals.workspaceId, workspaceId), eq(onboardingDismissals.userId, userId))).limit(1)) !== undefined
+    first(
+      await db
+        .select({ at: onboardingDismissals.dismissedAt })
+        .from(onboardingDismissals)
+        .where(and(eq(onboardingDismissals.workspaceId, workspaceId), eq(onboardingDismissals.userId, userId)))
+        .limit(1),
+    ) !== undefined
   );
 }
 
@@ -94,16 +97,19 @@ export async function onboardingOf(
 ): Promise<z.infer<typeof OnboardingSchema>> {
   const userId = actorUserId(ctx);
   const checks: Record<OnboardingStepId, () => boolean | Promise<boolean>> = {
-    connect_mailbox: async () => await firstMailboxOf(db, ctx.workspaceId) !== undefined,
-    invite_teammate: async () => (await memberIdsOfWorkspace(db, ctx.workspaceId)).length > 1 || await anyInvitationIn(db, ctx.workspaceId),
+    connect_mailbox: async () => (await firstMailboxOf(db, ctx.workspaceId)) !== undefined,
+    invite_teammate: async () =>
+      (await memberIdsOfWorkspace(db, ctx.workspaceId)).length > 1 || (await anyInvitationIn(db, ctx.workspaceId)),
     upload_photo: async () => (userId ? Boolean((await userRef(db, userId))?.avatar_url) : false),
-    install_widget: async () => await probes.install_widget?.(db, ctx) ?? false,
-    publish_article: async () => await probes.publish_article?.(db, ctx) ?? false,
+    install_widget: async () => (await probes.install_widget?.(db, ctx)) ?? false,
+    publish_article: async () => (await probes.publish_article?.(db, ctx)) ?? false,
     setup_triage: async () => (await triageSettingsOf(db, ctx.workspaceId)).autoTriage,
-    create_label: async () => await labelCount(db, ctx.workspaceId) > 0,
-    try_assistant: async () => await probes.try_assistant?.(db, ctx) ?? false,
+    create_label: async () => (await labelCount(db, ctx.workspaceId)) > 0,
+    try_assistant: async () => (await probes.try_assistant?.(db, ctx)) ?? false,
   };
-  const steps = await Promise.all((Object.keys(STEPS) as OnboardingStepId[]).map(async (id) => ({ id, ...STEPS[id], done: await checks[id]() })));
+  const steps = await Promise.all(
+    (Object.keys(STEPS) as OnboardingStepId[]).map(async (id) => ({ id, ...STEPS[id], done: await checks[id]() })),
+  );
   return {
     steps,
     done_count: steps.filter((s) => s.done).length,
@@ -117,10 +123,12 @@ export async function dismissOnboarding(ctx: RequestContext, deps: Deps): Promis
   const userId = actorUserId(ctx);
   if (!userId) return;
   const now = deps.clock.now().toISOString();
-  await transact(deps.db, async (tx) =>
-    await tx
-      .insert(onboardingDismissals)
-      .values({ workspaceId: ctx.workspaceId, userId, dismissedAt: now })
-      .onConflictDoNothing(),
+  await transact(
+    deps.db,
+    async (tx) =>
+      await tx
+        .insert(onboardingDismissals)
+        .values({ workspaceId: ctx.workspaceId, userId, dismissedAt: now })
+        .onConflictDoNothing(),
   );
 }

@@ -82,10 +82,12 @@ describe("GET /v1/onboarding", () => {
     expect(Object.values(await doneOf(other.owner)).some(Boolean)).toBe(false);
     // A key reads with settings:read, never without.
     expect(
-      (await desk.api("GET", "/v1/onboarding", { headers: (await createKey(desk, owner, ["settings:read"])).headers })).status,
+      (await desk.api("GET", "/v1/onboarding", { headers: (await createKey(desk, owner, ["settings:read"])).headers }))
+        .status,
     ).toBe(200);
     expect(
-      (await desk.api("GET", "/v1/onboarding", { headers: (await createKey(desk, owner, ["tickets:read"])).headers })).status,
+      (await desk.api("GET", "/v1/onboarding", { headers: (await createKey(desk, owner, ["tickets:read"])).headers }))
+        .status,
     ).toBe(403);
     expect((await desk.api("GET", "/v1/onboarding")).status).toBe(401);
   });
@@ -120,14 +122,12 @@ describe("POST /v1/onboarding/dismiss", () => {
     expect((await desk.api("POST", "/v1/onboarding/dismiss", { headers: viewer.headers })).status).toBe(204);
     // Dismissing in one workspace leaves the person's other workspaces alone.
     const second = await createWorkspaceWithOwner(desk);
-    await desk.deps.db
-      .insert(members)
-      .values({
-        workspaceId: second.workspace.id,
-        userId: agent.id,
-        role: "agent",
-        createdAt: new Date().toISOString(),
-      });
+    await desk.deps.db.insert(members).values({
+      workspaceId: second.workspace.id,
+      userId: agent.id,
+      role: "agent",
+      createdAt: new Date().toISOString(),
+    });
     const there = { ...agent, headers: { ...agent.headers, "desk-workspace": second.workspace.id } };
     expect((await desk.api("GET", "/v1/onboarding", { headers: there.headers })).body.dismissed).toBe(false);
   });

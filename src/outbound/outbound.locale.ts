@@ -4,7 +4,10 @@ import { customerLocale, type Locale } from "../i18n/locales";
 import { definePort, type Ports } from "../lib/ports";
 
 /** A workspace's settings (WorkspaceSettings), undefined for an unknown one. */
-export type WorkspaceSettingsReader = (db: Queryable, workspaceId: string) => (Record<string, unknown> | undefined) | Promise<Record<string, unknown> | undefined>;
+export type WorkspaceSettingsReader = (
+  db: Queryable,
+  workspaceId: string,
+) => (Record<string, unknown> | undefined) | Promise<Record<string, unknown> | undefined>;
 
 /** Provided by workspaces, which import outbound through inbound (a direct import back would close a cycle). */
 export const workspaceSettingsReader = definePort<WorkspaceSettingsReader>("outbound.workspaceSettings");

@@ -152,7 +152,13 @@ export const sendReplyJob = defineJob({
     // A forward starts a conversation of its own with a third party: the customer's thread ids stay out of it.
     const thread = message.forward
       ? { inReplyTo: null, references: [] }
-      : await threadHeaders(deps.db, payload.workspace_id, ticket.id, message.id, customerThread(earlier, ticket.contactId));
+      : await threadHeaders(
+          deps.db,
+          payload.workspace_id,
+          ticket.id,
+          message.id,
+          customerThread(earlier, ticket.contactId),
+        );
     const autoReply = payload.auto_reply === true;
     const signed = withSignature(message.bodyHtml, autoReply ? "" : mailbox.signatureHtml);
     const from = { name: mailbox.displayName || mailbox.name, address: mailbox.email };
@@ -233,7 +239,7 @@ export const autoReplyJob = defineJob({
   retry: { maxAttempts: 5, baseDelayMs: 30_000 },
   async handler(payload, { deps }: JobContext<Deps>) {
     const mailbox = await mailboxById(deps.db, payload.mailbox_id);
-    const ticket = mailbox && await ticketOfWorkspace(deps.db, mailbox.workspaceId, payload.ticket_id);
+    const ticket = mailbox && (await ticketOfWorkspace(deps.db, mailbox.workspaceId, payload.ticket_id));
     if (!ticket || ticket.deletedAt || !mailbox || !mailbox.autoReplyEnabled || !ticket.contactId) return;
     const contact = (await contactRefsOf(deps.db, [ticket.contactId])).get(ticket.contactId);
     if (!contact?.email) return;

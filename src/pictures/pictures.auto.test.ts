@@ -56,11 +56,7 @@ async function settle() {
   }
 }
 const typesOf = async (workspaceId: string) =>
-  (await desk.deps.db
-    .select()
-    .from(events)
-    .where(eq(events.workspaceId, workspaceId)))
-    .map((e) => e.type);
+  (await desk.deps.db.select().from(events).where(eq(events.workspaceId, workspaceId))).map((e) => e.type);
 
 async function workspace(settings: Record<string, unknown> = {}) {
   const { owner, workspace } = await createWorkspaceWithOwner(desk);
@@ -100,10 +96,13 @@ describe("Gravatar for contacts", () => {
     expect((await typesOf(ws.id)).filter((t) => t === "contact.updated")).toHaveLength(1);
     const missing = await desk.api("GET", `/v1/contacts/${none.body.id}`, { headers: owner.headers });
     expect(missing.body.avatar_url).toBeNull();
-    const row = first(await desk.deps.db
-      .select()
-      .from(pictureLookups)
-      .where(eq(pictureLookups.key, `gravatar:${sha("nobody@example.test")}`)).limit(1))!;
+    const row = first(
+      await desk.deps.db
+        .select()
+        .from(pictureLookups)
+        .where(eq(pictureLookups.key, `gravatar:${sha("nobody@example.test")}`))
+        .limit(1),
+    )!;
     expect(row.status).toBe("missing");
     // Another contact with the same unknown email elsewhere does not ask Gravatar again.
     const path = `/avatar/${sha("nobody@example.test")}`;
@@ -169,7 +168,9 @@ describe("company logos from the domain", () => {
       body: { name: "Dead", domain: "dead.test" },
     });
     await settle();
-    const row = first(await desk.deps.db.select().from(pictureLookups).where(eq(pictureLookups.key, "domain:dead.test")).limit(1))!;
+    const row = first(
+      await desk.deps.db.select().from(pictureLookups).where(eq(pictureLookups.key, "domain:dead.test")).limit(1),
+    )!;
     expect(row.status).toBe("failed");
     expect(new Date(row.retryAfter).getTime()).toBeGreaterThan(Date.now() + 30 * 60_000);
     const asked = hits.get("/sites/dead.test/");
@@ -194,7 +195,8 @@ describe("company logos from the domain", () => {
       (await desk.api("GET", `/v1/companies/${co.body.id}`, { headers: owner.headers })).body.avatar_url,
     ).toBeNull();
     expect(
-      first(await desk.deps.db.select().from(pictureLookups).where(eq(pictureLookups.key, "domain:svg.test")).limit(1))!.status,
+      first(await desk.deps.db.select().from(pictureLookups).where(eq(pictureLookups.key, "domain:svg.test")).limit(1))!
+        .status,
     ).toBe("missing");
   });
 });

@@ -130,8 +130,18 @@ export const contactPictureJob = defineJob({
       force,
     );
     if (url)
-      await transact(deps.db, async (tx) =>
-        await setContactAutoPicture(tx, workspace_id, id, url, "gravatar", deps.clock.now().toISOString(), deps.ports),
+      await transact(
+        deps.db,
+        async (tx) =>
+          await setContactAutoPicture(
+            tx,
+            workspace_id,
+            id,
+            url,
+            "gravatar",
+            deps.clock.now().toISOString(),
+            deps.ports,
+          ),
       );
   },
 });
@@ -146,7 +156,11 @@ export const companyPictureJob = defineJob({
     if ((await settingsOf(deps, workspace_id)).domain_logos === false) return;
     const domain = company.domain.toLowerCase();
     const url = await lookUp(deps, `domain:${domain}`, domainCandidates(deps, domain), "contain", force);
-    if (url) await transact(deps.db, async (tx) => await setCompanyAutoPicture(tx, workspace_id, id, url, deps.clock.now().toISOString()));
+    if (url)
+      await transact(
+        deps.db,
+        async (tx) => await setCompanyAutoPicture(tx, workspace_id, id, url, deps.clock.now().toISOString()),
+      );
   },
 });
 
@@ -154,15 +168,27 @@ export const companyPictureJob = defineJob({
  * Queues the automatic picture lookup of a contact (Gravatar) or a company (its domain's icons);
  * `force` looks again past the remembered result. One waiting lookup per record.
  */
-async function askForLookup(tx: Tx, kind: "contact" | "company", workspaceId: string, id: string, force: boolean): Promise<void> {
+async function askForLookup(
+  tx: Tx,
+  kind: "contact" | "company",
+  workspaceId: string,
+  id: string,
+  force: boolean,
+): Promise<void> {
   const job = kind === "contact" ? contactPictureJob : companyPictureJob;
   await enqueue(tx, job, { workspace_id: workspaceId, id, force }, { workspaceId, uniqueKey: `${kind}-picture:${id}` });
 }
 
 /** POST …/avatar/refresh: the record must be the caller's workspace's (404 otherwise, as a missing one). */
-export async function refreshPicture(deps: Pick<Deps, "db">, ctx: RequestContext, kind: "contact" | "company", id: string) {
+export async function refreshPicture(
+  deps: Pick<Deps, "db">,
+  ctx: RequestContext,
+  kind: "contact" | "company",
+  id: string,
+) {
   await transact(deps.db, async (tx) => {
-    const found = kind === "contact" ? await findContact(tx, ctx.workspaceId, id) : await findCompany(tx, ctx.workspaceId, id);
+    const found =
+      kind === "contact" ? await findContact(tx, ctx.workspaceId, id) : await findCompany(tx, ctx.workspaceId, id);
     if (!found) throw notFound(kind === "contact" ? "Contact" : "Company");
     await askForLookup(tx, kind, ctx.workspaceId, id, true);
   });
@@ -202,8 +228,18 @@ export const contactUrlPictureJob = defineJob({
     const key = `url:${createHash("sha256").update(url).digest("hex")}`;
     const stored = await lookUp(deps, key, async () => [url], "cover");
     if (stored)
-      await transact(deps.db, async (tx) =>
-        await setContactAutoPicture(tx, workspace_id, id, stored, "widget", deps.clock.now().toISOString(), deps.ports),
+      await transact(
+        deps.db,
+        async (tx) =>
+          await setContactAutoPicture(
+            tx,
+            workspace_id,
+            id,
+            stored,
+            "widget",
+            deps.clock.now().toISOString(),
+            deps.ports,
+          ),
       );
   },
 });
@@ -241,7 +277,7 @@ export const userPictureJob = defineJob({
   schema: z.object({ user_id: z.string(), url: z.string(), source: z.enum(["upload", "oauth"]).default("upload") }),
   async handler({ user_id, url, source }, { deps, logger }: { deps: Deps; logger: Deps["logger"] }) {
     // A provider's picture never replaces one the person has.
-    if (source === "oauth" && await userAvatarUrl(deps.db, user_id)) return;
+    if (source === "oauth" && (await userAvatarUrl(deps.db, user_id))) return;
     let stored: string;
     try {
       const { body } = await guardedGet(deps, url);
@@ -252,7 +288,7 @@ export const userPictureJob = defineJob({
       return;
     }
     await transact(deps.db, async (tx) => {
-      if (source === "oauth" && await userAvatarUrl(tx, user_id)) return;
+      if (source === "oauth" && (await userAvatarUrl(tx, user_id))) return;
       await setUserPicture(deps, tx, user_id, stored, deps.clock.now().toISOString(), source);
     });
   },
@@ -265,13 +301,15 @@ export async function copyPictureFromUrl(deps: Deps, userId: string, url: string
     if (error instanceof UnsafeUrlError) throw invalidAt("body.avatar_url", error.message);
     throw error;
   }
-  await transact(deps.db, async (tx) =>
-    await enqueue(
-      tx,
-      userPictureJob,
-      { user_id: userId, url, source: "upload" },
-      { uniqueKey: `user-picture:${userId}:${url}` },
-    ),
+  await transact(
+    deps.db,
+    async (tx) =>
+      await enqueue(
+        tx,
+        userPictureJob,
+        { user_id: userId, url, source: "upload" },
+        { uniqueKey: `user-picture:${userId}:${url}` },
+      ),
   );
 }
 
@@ -279,18 +317,24 @@ export async function copyPictureFromUrl(deps: Deps, userId: string, url: string
  * The picture a sign-in provider gives (the OpenID Connect `picture` claim), for a person without
  * one: copied like any other (source `oauth`); a URL the guard would refuse is ignored.
  */
-export async function copyProviderPicture(deps: Pick<Deps, "db" | "config">, userId: string, url: string): Promise<void> {
+export async function copyProviderPicture(
+  deps: Pick<Deps, "db" | "config">,
+  userId: string,
+  url: string,
+): Promise<void> {
   try {
     checkUrlSyntax(url, deps.config.allowedPrivateHosts);
   } catch {
     return;
   }
-  await transact(deps.db, async (tx) =>
-    await enqueue(
-      tx,
-      userPictureJob,
-      { user_id: userId, url, source: "oauth" },
-      { uniqueKey: `user-picture:${userId}:oauth` },
-    ),
+  await transact(
+    deps.db,
+    async (tx) =>
+      await enqueue(
+        tx,
+        userPictureJob,
+        { user_id: userId, url, source: "oauth" },
+        { uniqueKey: `user-picture:${userId}:oauth` },
+      ),
   );
 }

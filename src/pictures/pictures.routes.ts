@@ -57,7 +57,7 @@ const setMine = async (deps: Deps, userId: string, requestId: string, ip: string
       const ctx: RequestContext = {
         workspaceId,
         actor: { type: "user", userId, sessionId: null },
-        role: await memberRoleOf(tx, workspaceId, userId) ?? "viewer",
+        role: (await memberRoleOf(tx, workspaceId, userId)) ?? "viewer",
         scopes: null,
         visibleTeams: [],
         requestId,

@@ -29,17 +29,9 @@ function put(
   return desk.api("PUT", path, { headers, raw: form });
 }
 const eventTypes = async (workspaceId: string) =>
-  (await desk.deps.db
-    .select()
-    .from(events)
-    .where(eq(events.workspaceId, workspaceId)))
-    .map((e) => e.type);
+  (await desk.deps.db.select().from(events).where(eq(events.workspaceId, workspaceId))).map((e) => e.type);
 const auditActions = async (workspaceId: string) =>
-  (await desk.deps.db
-    .select()
-    .from(auditLogs)
-    .where(eq(auditLogs.workspaceId, workspaceId)))
-    .map((e) => e.action);
+  (await desk.deps.db.select().from(auditLogs).where(eq(auditLogs.workspaceId, workspaceId))).map((e) => e.action);
 /** A PNG whose header claims `width`×`height` with a few bytes of data: a decompression bomb's shape. */
 function bombPng(width: number, height: number): Uint8Array {
   const crcTable = Array.from({ length: 256 }, (_, n) => {

@@ -31,7 +31,7 @@ export const portalLinkMailJob = defineJob({
     if (!workspace) return;
     const url = deps.secrets.open(payload.sealed_url);
     const locale = customerLocale(
-      await contactLocaleByEmail(deps.db, link.workspaceId, link.email) ?? payload.locale,
+      (await contactLocaleByEmail(deps.db, link.workspaceId, link.email)) ?? payload.locale,
       workspace.settings,
     );
     await sendSystemMail(

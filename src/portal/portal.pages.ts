@@ -232,10 +232,13 @@ async function route(portal: Portal, request: Request, path: string): Promise<Re
   const site = inLanguage(found, request, session);
   try {
     if (section === undefined && !post)
-      return session ? html(ticketsPage(site, session.email, await ticketsOfSession(deps, session))) : html(signInPage(site));
+      return session
+        ? html(ticketsPage(site, session.email, await ticketsOfSession(deps, session)))
+        : html(signInPage(site));
     if (section === "sign-in" && item === undefined && post) return await askForLink(portal, request, site);
     if (section === "sign-in" && item !== undefined) {
-      if (!post) return await linkIsLive(deps, site, item) ? html(redeemPage(site, item)) : html(deadLinkPage(site), 404);
+      if (!post)
+        return (await linkIsLive(deps, site, item)) ? html(redeemPage(site, item)) : html(deadLinkPage(site), 404);
       const opened = await redeemSignInLink(deps, site, item);
       if (!opened) return html(deadLinkPage(site), 404);
       const value = encodeURIComponent(
@@ -295,7 +298,8 @@ async function askForLink(portal: Portal, request: Request, site: PortalSite): P
 async function ticketRoute(portal: Portal, request: Request, site: PortalSite, session: PortalSession, number: string) {
   const { deps, limiters } = portal;
   const ticket = await ticketOfSession(deps, session, number);
-  if (request.method !== "POST") return html(ticketPage(site, session.email, ticket, await publicThreadOf(deps, ticket)));
+  if (request.method !== "POST")
+    return html(ticketPage(site, session.email, ticket, await publicThreadOf(deps, ticket)));
   await spend(limiters.session, session.contactId);
   const form = await readPortalForm(request);
   const body = form.text("message").trim();

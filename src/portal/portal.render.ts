@@ -12,7 +12,7 @@ import type { PortalSite } from "./portal.service";
  * proof-of-work solver (a file).
  */
 
-type MessageJson = ReturnType<typeof publicMessagesOf>[number];
+type MessageJson = Awaited<ReturnType<typeof publicMessagesOf>>[number];
 
 export type Shell = { title: string; site: PortalSite; signedInAs?: string | null; main: string; script?: string };
 

@@ -1,4 +1,4 @@
-import { first, one } from "../db/store";
+import { first } from "../db/store";
 import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import { systemContext } from "../auth/context";
 import { attachmentLinks } from "../attachments/attachments.public";
@@ -69,14 +69,17 @@ export async function portalSiteAt(deps: Pick<Deps, "db" | "config">, slug: stri
 }
 
 /** The portal of a workspace by its id (the link in customer mail); null for an unknown or deleted one. */
-export async function portalSiteOfWorkspace(deps: Pick<Deps, "db" | "config">, workspaceId: string): Promise<PortalSite | null> {
+export async function portalSiteOfWorkspace(
+  deps: Pick<Deps, "db" | "config">,
+  workspaceId: string,
+): Promise<PortalSite | null> {
   const workspace = await findWorkspace(deps.db, workspaceId);
   return workspace ? siteOf(deps, workspace) : null;
 }
 
 function siteOf(
   deps: Pick<Deps, "config">,
-  workspace: NonNullable<ReturnType<typeof findWorkspaceBySlug>>,
+  workspace: NonNullable<Awaited<ReturnType<typeof findWorkspaceBySlug>>>,
 ): PortalSite {
   const baseUrl = deps.config.baseUrl;
   const brand = workspace.settings?.brand_color;
@@ -106,18 +109,16 @@ export async function requestSignInLink(deps: Deps, site: PortalSite, email: str
   const now = deps.clock.now();
   await transact(deps.db, async (tx) => {
     // Expired links are kept no longer than needed: the table stays the size of the last 15 minutes.
-    await tx.delete(portalLinks)
-      .where(lt(portalLinks.expiresAt, new Date(now.getTime() - LINK_TTL_MS).toISOString()));
+    await tx.delete(portalLinks).where(lt(portalLinks.expiresAt, new Date(now.getTime() - LINK_TTL_MS).toISOString()));
     const id = newId();
-    await tx.insert(portalLinks)
-      .values({
-        id,
-        workspaceId: site.workspaceId,
-        email,
-        tokenHash: sha256Hex(token),
-        expiresAt: new Date(now.getTime() + LINK_TTL_MS).toISOString(),
-        createdAt: now.toISOString(),
-      });
+    await tx.insert(portalLinks).values({
+      id,
+      workspaceId: site.workspaceId,
+      email,
+      tokenHash: sha256Hex(token),
+      expiresAt: new Date(now.getTime() + LINK_TTL_MS).toISOString(),
+      createdAt: now.toISOString(),
+    });
     await enqueue(
       tx,
       portalLinkMailJob,
@@ -129,10 +130,13 @@ export async function requestSignInLink(deps: Deps, site: PortalSite, email: str
 
 /** Whether `token` is an unused, unexpired link of this site (the page that offers to sign in). */
 export async function linkIsLive(deps: Pick<Deps, "db" | "clock">, site: PortalSite, token: string): Promise<boolean> {
-  return !!first(await deps.db
-    .select({ id: portalLinks.id })
-    .from(portalLinks)
-    .where(liveLink(site, token, deps.clock.now().toISOString())).limit(1));
+  return !!first(
+    await deps.db
+      .select({ id: portalLinks.id })
+      .from(portalLinks)
+      .where(liveLink(site, token, deps.clock.now().toISOString()))
+      .limit(1),
+  );
 }
 
 const liveLink = (site: PortalSite, token: string, now: string) =>
@@ -147,13 +151,20 @@ const liveLink = (site: PortalSite, token: string, now: string) =>
 export async function redeemSignInLink(deps: Deps, site: PortalSite, token: string): Promise<PortalSession | null> {
   const now = deps.clock.now().toISOString();
   return await transact(deps.db, async (tx) => {
-    const link = one(await tx
-      .update(portalLinks)
-      .set({ usedAt: now })
-      .where(liveLink(site, token, now))
-      .returning({ email: portalLinks.email }));
+    const link = first(
+      await tx
+        .update(portalLinks)
+        .set({ usedAt: now })
+        .where(liveLink(site, token, now))
+        .returning({ email: portalLinks.email }),
+    );
     if (!link) return null;
-    const contact = await findOrCreateContactByEmail(tx, systemContext(site.workspaceId), { email: link.email }, deps.ports);
+    const contact = await findOrCreateContactByEmail(
+      tx,
+      systemContext(site.workspaceId),
+      { email: link.email },
+      deps.ports,
+    );
     // The language the customer reads the portal in becomes theirs, unless they have one already.
     await setContactLocaleIfUnset(tx, site.workspaceId, contact.id, site.locale, now, deps.ports);
     return { workspaceId: site.workspaceId, contactId: contact.id, email: link.email };
@@ -223,20 +234,22 @@ export async function openRequest(
 ): Promise<TicketRow> {
   const contact = await findContact(deps.db, session.workspaceId, session.contactId);
   if (!contact) throw notFound("Contact");
-  return (await createTicketWithMessage(
-    systemContext(session.workspaceId),
-    {
-      subject: input.subject,
-      channel: "portal",
-      contact_id: contact.id,
-      body_text: input.body,
-      attachment_ids: input.attachmentIds,
-      direction: "inbound",
-      author: { type: "contact", contactId: contact.id },
-      email: { from_email: contact.email ?? "", from_name: contact.name },
-    },
-    deps,
-  )).ticket;
+  return (
+    await createTicketWithMessage(
+      systemContext(session.workspaceId),
+      {
+        subject: input.subject,
+        channel: "portal",
+        contact_id: contact.id,
+        body_text: input.body,
+        attachment_ids: input.attachmentIds,
+        direction: "inbound",
+        author: { type: "contact", contactId: contact.id },
+        email: { from_email: contact.email ?? "", from_name: contact.name },
+      },
+      deps,
+    )
+  ).ticket;
 }
 
 /**
@@ -251,7 +264,14 @@ export async function submitContactForm(
   return await transact(deps.db, async (tx) => {
     const ctx = systemContext(site.workspaceId);
     const contact = await findOrCreateContactByEmail(tx, ctx, { email: input.email, name: input.name }, deps.ports);
-    await setContactLocaleIfUnset(tx, site.workspaceId, contact.id, site.locale, deps.clock.now().toISOString(), deps.ports);
+    await setContactLocaleIfUnset(
+      tx,
+      site.workspaceId,
+      contact.id,
+      site.locale,
+      deps.clock.now().toISOString(),
+      deps.ports,
+    );
     const { ticket } = await createTicketWithMessage(
       ctx,
       {

@@ -18,10 +18,12 @@ export async function admit(gateway: Gateway, ws: Socket): Promise<void> {
   for (let durable = untilDurable(db, true); durable; durable = untilDurable(db, true))
     await durable.catch(() => undefined);
   if (data.closed) return;
-  // Synchronous from here: no committed event or grant change can slip between reading the
-  // grants, the replay and the subscription.
+  // From here only the store is awaited, which settles within this turn, while commits publish
+  // their events when the turn ends: no committed event or grant change can slip between reading
+  // the grants, the replay and the subscription.
   if (data.kind === "agent") {
-    const grants = gateway.currentGrants(data);
+    const grants = await gateway.currentGrants(data);
+    if (data.closed) return;
     if (!grants) return shut(ws, CLOSE.accessEnded);
     applyGrants(ws, grants);
     addTo(gateway.byWorkspace, data.workspaceId, ws);

@@ -27,7 +27,8 @@ export async function onFrame(gateway: Gateway, ws: Socket, message: string | Bu
   const { type, ticket_id: ticketId } = frame as { type?: unknown; ticket_id?: unknown };
   if (type === "ping") return send(ws, '{"type":"pong"}');
   if (type === "presence" && ws.data.kind === "agent") {
-    if (!await gateway.presence.update(ws, frame as { ticket_id?: unknown; state?: unknown })) shut(ws, CLOSE.badFrame);
+    if (!(await gateway.presence.update(ws, frame as { ticket_id?: unknown; state?: unknown })))
+      shut(ws, CLOSE.badFrame);
     return;
   }
   if (type === "chat.typing") return await relayTyping(gateway, ws, ticketId);

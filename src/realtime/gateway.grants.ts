@@ -11,30 +11,30 @@ import { CLOSE } from "./realtime.protocol";
  * private team, others their own. Keys: their current scopes; they see private teams as admins do,
  * but only events their scopes cover (src/events/visibility.ts).
  */
-export function grantsReader(deps: GatewayDeps): (data: SocketData) => Grants | null {
+export function grantsReader(deps: GatewayDeps): (data: SocketData) => Promise<Grants | null> {
   const { memberRole, privateTeams, liveKeyScopes, sessionById } = deps.lookups;
   /** The socket's session, still its holder's, not revoked and not expired at `now`. */
-  const sessionLive = (sessionId: string, userId: string, now: string): boolean => {
-    const session = sessionById(sessionId);
+  const sessionLive = async (sessionId: string, userId: string, now: string): Promise<boolean> => {
+    const session = await sessionById(sessionId);
     return session !== null && session.user_id === userId && session.revoked_at === null && session.expires_at > now;
   };
-  return (data) => {
+  return async (data) => {
     const now = deps.clock.now().toISOString();
     if (data.apiKeyId) {
-      const stored = liveKeyScopes(data.apiKeyId, data.workspaceId, now);
+      const stored = await liveKeyScopes(data.apiKeyId, data.workspaceId, now);
       if (stored === null) return null;
       const scopes = (JSON.parse(stored) as string[]).filter((s): s is Scope =>
         (SCOPES as readonly string[]).includes(s),
       );
       return { allTeams: true, teams: [], scopes };
     }
-    if (!data.userId || !data.sessionId || !sessionLive(data.sessionId, data.userId, now)) return null;
-    const role = memberRole(data.workspaceId, data.userId);
+    if (!data.userId || !data.sessionId || !(await sessionLive(data.sessionId, data.userId, now))) return null;
+    const role = await memberRole(data.workspaceId, data.userId);
     if (!role) return null;
     if (role === "admin" || role === "owner") return { allTeams: true, teams: [], scopes: null };
     return {
       allTeams: false,
-      teams: privateTeams(data.workspaceId, data.userId),
+      teams: await privateTeams(data.workspaceId, data.userId),
       scopes: null,
     };
   };
@@ -64,9 +64,10 @@ export function applyGrants(ws: Socket, grants: Grants): void {
 }
 
 /** After a role or private-team change: re-read the grants of an admitted socket, or close it when access ended. */
-function rescope(gateway: Gateway, ws: Socket): void {
+async function rescope(gateway: Gateway, ws: Socket): Promise<void> {
   if (!ws.data.ready || ws.data.closed || ws.data.kind !== "agent") return;
-  const grants = gateway.currentGrants(ws.data);
+  const grants = await gateway.currentGrants(ws.data);
+  if (ws.data.closed) return;
   if (!grants) return shut(ws, CLOSE.accessEnded);
   applyGrants(ws, grants);
 }
@@ -79,7 +80,11 @@ function closeWhere(gateway: Gateway, match: (data: SocketData) => boolean): voi
 export function onAccessSignal(gateway: Gateway, signal: AccessEnded): void {
   if (signal.kind === "grants") {
     for (const ws of gateway.byWorkspace.get(signal.workspaceId) ?? [])
-      if (signal.userId === null || ws.data.userId === signal.userId) rescope(gateway, ws);
+      if (signal.userId === null || ws.data.userId === signal.userId)
+        rescope(gateway, ws).catch((error: unknown) => {
+          gateway.log.error({ err: error }, "could not re-read a socket's grants");
+          shut(ws, CLOSE.internal);
+        });
     return;
   }
   if (signal.kind === "api_key") return closeWhere(gateway, (d) => d.apiKeyId === signal.apiKeyId);

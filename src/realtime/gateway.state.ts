@@ -48,10 +48,10 @@ export type PublicEventRow = Omit<Envelope, "topics" | "data"> & { topics: strin
  * (machinery reads no feature table): the composition root passes their public lookups in.
  */
 export type GatewayLookups = {
-  memberRole(workspaceId: string, userId: string): Role | null;
-  privateTeams(workspaceId: string, userId: string): string[];
+  memberRole(workspaceId: string, userId: string): Role | null | Promise<Role | null>;
+  privateTeams(workspaceId: string, userId: string): string[] | Promise<string[]>;
   /** The scopes (JSON text) of a key still usable at `now` in the workspace, or null. */
-  liveKeyScopes(apiKeyId: string, workspaceId: string, now: string): string | null;
+  liveKeyScopes(apiKeyId: string, workspaceId: string, now: string): string | null | Promise<string | null>;
   /** Each workspace's last stored event seq (`live`: deleted workspaces left out). */
   storedSeqs(live: boolean): Promise<Array<{ id: string; event_seq: number }>>;
   /** The contact of a live chat ticket of the workspace (who hears an agent typing there), or null. */
@@ -88,7 +88,7 @@ export type Gateway = {
   counter: ReturnType<typeof createSocketCounter>;
   presence: ReturnType<typeof createPresence<Socket>>;
   /** The holder's grants as they are now (null: access ended). */
-  currentGrants(data: SocketData): Grants | null;
+  currentGrants(data: SocketData): Promise<Grants | null>;
   /** A visitor's missed public events: those of the workspace after `since` that went to their contact topic. */
   publicSince: Statement<PublicEventRow, [string, number, string, number]>;
 };

@@ -109,7 +109,7 @@ async function admitAgent(gateway: Gateway, data: SocketData, token: string): Pr
   });
   data.ownTopics = claims.key ? [] : [userTopic(claims.sub!)];
   // A signed-out session or a revoked key gets no socket at all, rather than one closed at once.
-  if (!gateway.currentGrants(data)) return refuse(unauthorized("Access ended: sign in again."), "token");
+  if (!(await gateway.currentGrants(data))) return refuse(unauthorized("Access ended: sign in again."), "token");
   const holder = claims.key ? `k:${claims.key}` : claims.sid ? `s:${claims.sid}` : `u:${claims.sub}`;
   return [
     {

@@ -30,7 +30,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** What presence asks the features that own tickets, teams and people (machinery reads no feature table). */
 export type PresenceLookups = {
   /** The private team of a live ticket (null: none or public), or undefined when the workspace has no such live ticket. */
-  privateTeamOfTicket(workspaceId: string, ticketId: string): (string | null | undefined) | Promise<string | null | undefined>;
+  privateTeamOfTicket(
+    workspaceId: string,
+    ticketId: string,
+  ): (string | null | undefined) | Promise<string | null | undefined>;
   /** A person's name, or undefined when there is no such person. */
   userName(userId: string): string | undefined;
 };

@@ -47,8 +47,10 @@ const emit = async (
   type: string,
   options: { privateTeamId?: string; extraTopics?: string[]; visibility?: "agents" | "public" } = {},
 ) =>
-  await transact(desk.deps.db, async (tx) =>
-    await appendEvent(tx, anyEvent(type), { workspaceId, data: { note: type, ...hookedData[type] }, ...options }),
+  await transact(
+    desk.deps.db,
+    async (tx) =>
+      await appendEvent(tx, anyEvent(type), { workspaceId, data: { note: type, ...hookedData[type] }, ...options }),
   );
 
 /**
@@ -81,11 +83,15 @@ describe("POST /v1/realtime/token", () => {
     expect(await desk.deps.tokens.verify(answer.token, "access")).toBeNull();
     expect((await desk.api("POST", "/v1/realtime/token")).status).toBe(401);
     expect(
-      (await desk.api("POST", "/v1/realtime/token", { headers: (await createKey(desk, owner, ["tickets:read"])).headers }))
-        .status,
+      (
+        await desk.api("POST", "/v1/realtime/token", {
+          headers: (await createKey(desk, owner, ["tickets:read"])).headers,
+        })
+      ).status,
     ).toBe(403);
     expect(
-      (await desk.api("POST", "/v1/realtime/token", { headers: (await createKey(desk, owner, ["realtime"])).headers })).status,
+      (await desk.api("POST", "/v1/realtime/token", { headers: (await createKey(desk, owner, ["realtime"])).headers }))
+        .status,
     ).toBe(200);
   });
 });
@@ -318,13 +324,15 @@ describe("gateway", () => {
       reply_to: "",
       created_at: "2026-01-01T00:00:00.000Z",
     };
-    const reply = await transact(desk.deps.db, async (tx) =>
-      await appendEvent(tx, anyEvent("message.created"), {
-        workspaceId: workspace.id,
-        data: { ticket_id: "t-1", message },
-        visibility: "public",
-        extraTopics: [`contact:${workspace.id}:c-42`],
-      }),
+    const reply = await transact(
+      desk.deps.db,
+      async (tx) =>
+        await appendEvent(tx, anyEvent("message.created"), {
+          workspaceId: workspace.id,
+          data: { ticket_id: "t-1", message },
+          visibility: "public",
+          extraTopics: [`contact:${workspace.id}:c-42`],
+        }),
     );
     const got = await visitor.waitFor((f) => f.id === reply.id);
     expect(visitor.frames.filter((f) => f.seq !== undefined).map((f) => f.id)).toEqual([reply.id]);
@@ -364,8 +372,9 @@ describe("gateway", () => {
     const before = desk.server.pendingWebSockets;
     // Paced so a reading client keeps up; the paused one cannot, whatever the kernel buffers.
     for (let i = 0; i < 300 && desk.server.pendingWebSockets >= before; i++) {
-      await transact(desk.deps.db, async (tx) =>
-        await appendEvent(tx, anyEvent("ticket.updated"), { workspaceId: workspace.id, data: { big } }),
+      await transact(
+        desk.deps.db,
+        async (tx) => await appendEvent(tx, anyEvent("ticket.updated"), { workspaceId: workspace.id, data: { big } }),
       );
       await Bun.sleep(2);
     }
@@ -507,11 +516,15 @@ describe("gateway filters API keys' sockets by scope", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const narrow = await socketFor((await createKey(desk, owner, ["realtime"])).headers);
     const tickets = await socketFor((await createKey(desk, owner, ["realtime", "tickets:read"])).headers);
-    const contacts = await socketFor((await createKey(desk, owner, ["realtime", "contacts:read", "settings:read"])).headers);
+    const contacts = await socketFor(
+      (await createKey(desk, owner, ["realtime", "contacts:read", "settings:read"])).headers,
+    );
     const team = await privateTeam(workspace.id, []);
-    const sent = await Promise.all(["ticket.created", "message.created", "contact.created", "member.updated", "tag.created"].map(async (type) =>
-      await emit(workspace.id, type),
-    ));
+    const sent = await Promise.all(
+      ["ticket.created", "message.created", "contact.created", "member.updated", "tag.created"].map(
+        async (type) => await emit(workspace.id, type),
+      ),
+    );
     const teamEvent = await emit(workspace.id, "ticket.updated", { privateTeamId: team });
     const marker = await emit(workspace.id, "tag.updated");
     const view = async (socket: TestSocket) => {

@@ -75,8 +75,11 @@ describe("reports overview", () => {
     }
     expect((await desk.api("GET", "/v1/reports/overview")).status).toBe(401);
     expect(
-      (await desk.api("GET", "/v1/reports/overview", { headers: (await createKey(desk, owner, ["contacts:read"])).headers }))
-        .status,
+      (
+        await desk.api("GET", "/v1/reports/overview", {
+          headers: (await createKey(desk, owner, ["contacts:read"])).headers,
+        })
+      ).status,
     ).toBe(403);
     const empty = await desk.api("GET", "/v1/reports/overview", { headers: owner.headers });
     expect(empty.body).toMatchObject({ created: 0, first_response_p50_minutes: null, csat_avg: null, by_agent: [] });

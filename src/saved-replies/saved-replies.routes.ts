@@ -55,13 +55,17 @@ export function savedRepliesRoutes(deps: Deps) {
       },
       { access: read, params: IdParams, response: { 200: SavedReplySchema }, detail: { summary: "A saved reply" } },
     )
-    .patch("/:id", async ({ ctx, params, body }) => presentSavedReply(await updateSavedReply(ctx, params.id, body, deps)), {
-      access: write,
-      params: IdParams,
-      body: CreateSavedReplyBody.partial(),
-      response: { 200: SavedReplySchema },
-      detail: { summary: "Change a saved reply" },
-    })
+    .patch(
+      "/:id",
+      async ({ ctx, params, body }) => presentSavedReply(await updateSavedReply(ctx, params.id, body, deps)),
+      {
+        access: write,
+        params: IdParams,
+        body: CreateSavedReplyBody.partial(),
+        response: { 200: SavedReplySchema },
+        detail: { summary: "Change a saved reply" },
+      },
+    )
     .delete(
       "/:id",
       async ({ ctx, params, set }) => {

@@ -24,30 +24,41 @@ export const presentSavedReply = (row: SavedReplyRow) => ({
   updated_at: row.updatedAt,
 });
 
-export async function findSavedReply(db: Queryable, workspaceId: string, id: string): Promise<SavedReplyRow | undefined> {
-  return first(await db
-    .select()
-    .from(savedReplies)
-    .where(and(eq(savedReplies.workspaceId, workspaceId), eq(savedReplies.id, id))).limit(1));
+export async function findSavedReply(
+  db: Queryable,
+  workspaceId: string,
+  id: string,
+): Promise<SavedReplyRow | undefined> {
+  return first(
+    await db
+      .select()
+      .from(savedReplies)
+      .where(and(eq(savedReplies.workspaceId, workspaceId), eq(savedReplies.id, id)))
+      .limit(1),
+  );
 }
 
 export async function listSavedReplies(db: Queryable, ctx: RequestContext) {
-  return (await db
-    .select()
-    .from(savedReplies)
-    .where(eq(savedReplies.workspaceId, ctx.workspaceId))
-    .orderBy(asc(savedReplies.title), asc(savedReplies.id)))
-    .map(presentSavedReply);
+  return (
+    await db
+      .select()
+      .from(savedReplies)
+      .where(eq(savedReplies.workspaceId, ctx.workspaceId))
+      .orderBy(asc(savedReplies.title), asc(savedReplies.id))
+  ).map(presentSavedReply);
 }
 
 const shortcutKey = (shortcut: string | null | undefined) => (shortcut ? shortcut.toLowerCase() : null);
 
 async function assertShortcutFree(tx: Tx, workspaceId: string, key: string | null, exceptId: string | null) {
   if (!key) return;
-  const taken = first(await tx
-    .select({ id: savedReplies.id })
-    .from(savedReplies)
-    .where(and(eq(savedReplies.workspaceId, workspaceId), eq(savedReplies.shortcutKey, key))).limit(1));
+  const taken = first(
+    await tx
+      .select({ id: savedReplies.id })
+      .from(savedReplies)
+      .where(and(eq(savedReplies.workspaceId, workspaceId), eq(savedReplies.shortcutKey, key)))
+      .limit(1),
+  );
   if (taken && taken.id !== exceptId) throw conflict("A saved reply with this shortcut already exists.");
 }
 
@@ -67,20 +78,22 @@ export async function createSavedReply(
     const key = shortcutKey(input.shortcut);
     await assertShortcutFree(tx, ctx.workspaceId, key, null);
     const now = deps.clock.now().toISOString();
-    const row = one(await tx
-      .insert(savedReplies)
-      .values({
-        id: newId(),
-        workspaceId: ctx.workspaceId,
-        title: input.title,
-        shortcut: input.shortcut ?? null,
-        shortcutKey: key,
-        bodyHtml,
-        createdBy: actorUserId(ctx),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning());
+    const row = one(
+      await tx
+        .insert(savedReplies)
+        .values({
+          id: newId(),
+          workspaceId: ctx.workspaceId,
+          title: input.title,
+          shortcut: input.shortcut ?? null,
+          shortcutKey: key,
+          bodyHtml,
+          createdBy: actorUserId(ctx),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     await appendEvent(tx, savedReplyCreated, {
       workspaceId: ctx.workspaceId,
       data: { saved_reply: presentSavedReply(row) },
@@ -89,10 +102,15 @@ export async function createSavedReply(
   });
 }
 
-export async function updateSavedReply(ctx: RequestContext, id: string, input: SavedReplyInput, deps: Deps): Promise<SavedReplyRow> {
+export async function updateSavedReply(
+  ctx: RequestContext,
+  id: string,
+  input: SavedReplyInput,
+  deps: Deps,
+): Promise<SavedReplyRow> {
   const bodyHtml = input.body_html !== undefined ? cleanBody(input.body_html) : undefined;
   return await transact(deps.db, async (tx) => {
-    if (!await findSavedReply(tx, ctx.workspaceId, id)) throw notFound("Saved reply");
+    if (!(await findSavedReply(tx, ctx.workspaceId, id))) throw notFound("Saved reply");
     const patch: Partial<SavedReplyRow> = {};
     if (input.title !== undefined) patch.title = input.title;
     if (input.shortcut !== undefined) {
@@ -101,11 +119,13 @@ export async function updateSavedReply(ctx: RequestContext, id: string, input: S
       await assertShortcutFree(tx, ctx.workspaceId, patch.shortcutKey, id);
     }
     if (bodyHtml !== undefined) patch.bodyHtml = bodyHtml;
-    const row = one(await tx
-      .update(savedReplies)
-      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
-      .where(eq(savedReplies.id, id))
-      .returning());
+    const row = one(
+      await tx
+        .update(savedReplies)
+        .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
+        .where(eq(savedReplies.id, id))
+        .returning(),
+    );
     await appendEvent(tx, savedReplyUpdated, {
       workspaceId: ctx.workspaceId,
       data: { saved_reply: presentSavedReply(row) },
@@ -116,7 +136,7 @@ export async function updateSavedReply(ctx: RequestContext, id: string, input: S
 
 export async function deleteSavedReply(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
   await transact(deps.db, async (tx) => {
-    if (!await findSavedReply(tx, ctx.workspaceId, id)) throw notFound("Saved reply");
+    if (!(await findSavedReply(tx, ctx.workspaceId, id))) throw notFound("Saved reply");
     await tx.delete(savedReplies).where(eq(savedReplies.id, id));
     await appendEvent(tx, savedReplyDeleted, { workspaceId: ctx.workspaceId, data: { saved_reply_id: id } });
   });

@@ -7,11 +7,7 @@ import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
 const eventsSince = async (workspaceId: string, seq: number) =>
-  (await desk.deps.db
-    .select()
-    .from(events)
-    .where(eq(events.workspaceId, workspaceId)))
-    .filter((e) => e.seq > seq);
+  (await desk.deps.db.select().from(events).where(eq(events.workspaceId, workspaceId))).filter((e) => e.seq > seq);
 
 describe("saved replies", () => {
   test("CRUD with sanitized HTML, unique shortcut, events and tenancy", async () => {

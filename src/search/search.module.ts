@@ -4,5 +4,5 @@ import { registerSearchStaging } from "./search.staging";
 export const searchModule = defineModule({
   name: "search",
   // Staged documents move into the FTS5 indexes before each commit.
-  inTransaction: async (deps) => await registerSearchStaging(deps.db),
+  inTransaction: (deps) => registerSearchStaging(deps.db),
 });

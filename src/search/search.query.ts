@@ -64,11 +64,15 @@ async function termDocs(db: Queryable, term: string, cap: number): Promise<numbe
  * with the `ws` column: AND-ing with a token in every document of a big workspace costs 40-140 ms;
  * results are filtered by workspace in the joins instead, so nothing leaks.
  */
-export async function planSearch(db: Queryable, q: string, commonTermDocs = COMMON_TERM_DOCS): Promise<SearchPlan | null> {
+export async function planSearch(
+  db: Queryable,
+  q: string,
+  commonTermDocs = COMMON_TERM_DOCS,
+): Promise<SearchPlan | null> {
   const terms = queryTerms(q);
   if (terms.length === 0) return null;
   // Documents written earlier in this turn are still staged: index them before reading.
-  await flushSearchStaging(db);
+  flushSearchStaging(db);
   const docs = await Promise.all(terms.map(async (term) => await termDocs(db, term, commonTermDocs)));
   const last = terms.length - 1;
   const prefixLast = terms[last]!.length >= 3 && docs[last]! < WORD_DOCS;

@@ -16,15 +16,18 @@ const flushStatements = preparedFor((sqlite) => [
   sqlite.prepare("DELETE FROM search_staging_messages"),
 ]);
 
-/** Moves every staged document into its index (a few µs when nothing is staged). */
-export async function flushSearchStaging(db: Queryable): Promise<void> {
+/**
+ * Moves every staged document into its index (a few µs when nothing is staged). Synchronous (raw
+ * statements): as a pre-commit hook, a failure must throw into the commit, not reject unseen.
+ */
+export function flushSearchStaging(db: Queryable): void {
   // A read pool connection cannot write, and needs not: staged rows are flushed before every commit.
   if (isReader(db)) return;
   for (const statement of flushStatements(db)) statement.run();
 }
 
 /** Registers the pre-commit flush and empties what a previous run left staged. */
-export async function registerSearchStaging(db: Db): Promise<void> {
-  await flushSearchStaging(db);
-  beforeEachCommit(db, async () => await flushSearchStaging(db));
+export function registerSearchStaging(db: Db): void {
+  flushSearchStaging(db);
+  beforeEachCommit(db, () => flushSearchStaging(db));
 }

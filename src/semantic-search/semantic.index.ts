@@ -118,7 +118,13 @@ const LOAD_PAGE = 4000;
  * query of a large workspace, ~1.8 s at 100,000 documents) is read page by page in the background,
  * yielding between pages, so no request waits for it: semantic search answers full text meanwhile.
  */
-async function current(db: Db, workspaceId: string, kind: SemanticKind, model: string, at: number): Promise<WorkspaceIndex | null> {
+async function current(
+  db: Db,
+  workspaceId: string,
+  kind: SemanticKind,
+  model: string,
+  at: number,
+): Promise<WorkspaceIndex | null> {
   const indexes = indexesOf(db);
   const name = `${workspaceId}:${kind}`;
   let index = indexes.get(name);
@@ -150,7 +156,7 @@ async function current(db: Db, workspaceId: string, kind: SemanticKind, model: s
 async function loadRest(db: Db, workspaceId: string, index: WorkspaceIndex): Promise<void> {
   try {
     do await Bun.sleep(0);
-    while (!await readPage(db, workspaceId, index));
+    while (!(await readPage(db, workspaceId, index)));
   } catch {
     // The desk stopped (database closed): the index is dropped with it.
   } finally {

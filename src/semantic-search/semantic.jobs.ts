@@ -108,7 +108,8 @@ export const backfillJob = defineJob({
       const done = await transact(deps.db, async (tx) => {
         const ids = await liveTicketIdsAfter(tx, workspaceId, after, BACKFILL_PAGE);
         const embedded = await embeddedAmong(tx, model, "ticket", ids);
-        for (const id of ids) if (!embedded.has(id)) await markDirty(tx, { workspaceId, kind: "ticket", docId: id, now });
+        for (const id of ids)
+          if (!embedded.has(id)) await markDirty(tx, { workspaceId, kind: "ticket", docId: id, now });
         if (ids.length) after = ids.at(-1)!;
         const finished = ids.length < BACKFILL_PAGE;
         await saveState(tx, workspaceId, { model, backfillAfter: after, backfilledAt: finished ? now : null });
@@ -215,7 +216,11 @@ export const markChanged = defineConsumer({
       case "kb_article.updated": {
         const article = event.data.kb_article;
         if (article.status === "published")
-          await indexArticle(tx, { workspaceId, id: article.id, text: articleText(article.title, article.body_text) }, now);
+          await indexArticle(
+            tx,
+            { workspaceId, id: article.id, text: articleText(article.title, article.body_text) },
+            now,
+          );
         else await forgetDocument(tx, { workspaceId, kind: "article", docId: article.id, now });
         break;
       }

@@ -25,8 +25,10 @@ function freshDb(): Db {
 
 const NOW = "2026-11-28T10:00:00.000Z";
 const store = async (db: Db, workspaceId: string, kind: SemanticKind, docId: string) =>
-  await transact(db, async (tx) =>
-    await storeVector(tx, { workspaceId, kind, docId, model: "m", vector: Buffer.alloc(16), text: null, now: NOW }),
+  await transact(
+    db,
+    async (tx) =>
+      await storeVector(tx, { workspaceId, kind, docId, model: "m", vector: Buffer.alloc(16), text: null, now: NOW }),
   );
 const seqOf = async (db: Db, kind: SemanticKind, docId: string) =>
   db.$client
@@ -64,12 +66,12 @@ describe("semantic vector seqs", () => {
   test("a rolled-back write gives its seq back", async () => {
     const db = freshDb();
     await store(db, "ws-a", "ticket", "t1");
-    expect(async () =>
-      await transact(db, async (tx) => {
+    await expect(
+      transact(db, async (tx) => {
         await storeVector(tx, { workspaceId: "ws-a", kind: "ticket", docId: "t2", model: "m", vector: null, now: NOW });
         throw new Error("the change fails after the vector write");
       }),
-    ).toThrow("the change fails");
+    ).rejects.toThrow("the change fails");
     await store(db, "ws-a", "ticket", "t3");
     expect(await seqOf(db, "ticket", "t3")).toBe(2);
   });

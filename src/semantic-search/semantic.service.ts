@@ -68,7 +68,8 @@ export async function semanticSearch(
     result: {
       tickets: await visibleTicketsAmong(db, ctx, ticketIds, SEARCH_RESULTS),
       contacts,
-      articles: articleIds.length && articlesById ? (await articlesById(db, ctx, articleIds)).slice(0, SEARCH_RESULTS) : [],
+      articles:
+        articleIds.length && articlesById ? (await articlesById(db, ctx, articleIds)).slice(0, SEARCH_RESULTS) : [],
     },
     mode: "hybrid",
   };
@@ -93,7 +94,9 @@ async function semanticHits(deps: Deps, workspaceId: string, q: string, signal?:
   await transact(deps.db, async (tx) => await ensureBackfill(tx, workspaceId, model));
   // Nothing embedded yet, or the indexes still loading (a large workspace's first query): full text.
   const at = deps.clock.now().getTime();
-  const kinds = (["ticket", "article"] as const).filter(async (kind) => await indexedCount(deps.db, workspaceId, kind, model, at));
+  const kinds: Array<"ticket" | "article"> = [];
+  for (const kind of ["ticket", "article"] as const)
+    if (await indexedCount(deps.db, workspaceId, kind, model, at)) kinds.push(kind);
   if (kinds.length === 0) return null;
   let vector: number[] | undefined;
   try {
@@ -106,6 +109,7 @@ async function semanticHits(deps: Deps, workspaceId: string, q: string, signal?:
   const hits = { ticket: [] as VectorHit[], article: [] as VectorHit[] };
   for (const kind of kinds)
     hits[kind] =
-      await nearest(deps.db, workspaceId, model, vector, { limit: CANDIDATES, minScore: MIN_SIMILARITY, kind, at }) ?? [];
+      (await nearest(deps.db, workspaceId, model, vector, { limit: CANDIDATES, minScore: MIN_SIMILARITY, kind, at })) ??
+      [];
   return hits;
 }

@@ -8,7 +8,8 @@ export async function markDirty(
   db: Queryable,
   input: { workspaceId: string; kind: SemanticKind; docId: string; text?: string | null; now: string },
 ): Promise<void> {
-  await db.insert(semanticDirty)
+  await db
+    .insert(semanticDirty)
     .values({
       workspaceId: input.workspaceId,
       kind: input.kind,
@@ -30,14 +31,16 @@ export async function markDirty(
 const nextSeq = async (db: Queryable, workspaceId: string, kind: SemanticKind): Promise<number> => {
   const v = semanticVectors;
   const stored = sql`(SELECT coalesce(max(${v.seq}), 0) + 1 FROM ${v} WHERE ${v.workspaceId} = ${workspaceId} AND ${v.kind} = ${kind})`;
-  const row = one(await db
-    .insert(semanticSeqs)
-    .values({ workspaceId, kind, lastSeq: stored })
-    .onConflictDoUpdate({
-      target: [semanticSeqs.workspaceId, semanticSeqs.kind],
-      set: { lastSeq: sql`${semanticSeqs.lastSeq} + 1` },
-    })
-    .returning({ seq: semanticSeqs.lastSeq }));
+  const row = one(
+    await db
+      .insert(semanticSeqs)
+      .values({ workspaceId, kind, lastSeq: stored })
+      .onConflictDoUpdate({
+        target: [semanticSeqs.workspaceId, semanticSeqs.kind],
+        set: { lastSeq: sql`${semanticSeqs.lastSeq} + 1` },
+      })
+      .returning({ seq: semanticSeqs.lastSeq }),
+  );
   return Number(row?.seq);
 };
 
@@ -65,7 +68,8 @@ export async function storeVector(
     seq,
     embeddedAt: input.now,
   };
-  await db.insert(semanticVectors)
+  await db
+    .insert(semanticVectors)
     .values(values)
     .onConflictDoUpdate({ target: [semanticVectors.kind, semanticVectors.docId], set: values });
 }
@@ -75,12 +79,14 @@ export async function forgetDocument(
   db: Queryable,
   input: { workspaceId: string; kind: SemanticKind; docId: string; now: string },
 ): Promise<void> {
-  await db.delete(semanticDirty)
-    .where(and(eq(semanticDirty.kind, input.kind), eq(semanticDirty.docId, input.docId)));
-  const stored = first(await db
-    .select({ model: semanticVectors.model, workspaceId: semanticVectors.workspaceId })
-    .from(semanticVectors)
-    .where(and(eq(semanticVectors.kind, input.kind), eq(semanticVectors.docId, input.docId))).limit(1));
+  await db.delete(semanticDirty).where(and(eq(semanticDirty.kind, input.kind), eq(semanticDirty.docId, input.docId)));
+  const stored = first(
+    await db
+      .select({ model: semanticVectors.model, workspaceId: semanticVectors.workspaceId })
+      .from(semanticVectors)
+      .where(and(eq(semanticVectors.kind, input.kind), eq(semanticVectors.docId, input.docId)))
+      .limit(1),
+  );
   if (stored && stored.workspaceId === input.workspaceId)
     await storeVector(db, { ...input, model: stored.model, vector: null });
 }
@@ -99,7 +105,8 @@ export const dirtyBatch = async (db: Queryable, workspaceId: string, limit: numb
 /** Drops the marks a batch handled, unless the document was marked again meanwhile. */
 export async function clearDirty(db: Queryable, rows: DirtyRow[]): Promise<void> {
   for (const row of rows)
-    await db.delete(semanticDirty)
+    await db
+      .delete(semanticDirty)
       .where(
         and(
           eq(semanticDirty.kind, row.kind),
@@ -111,11 +118,9 @@ export async function clearDirty(db: Queryable, rows: DirtyRow[]): Promise<void>
 
 /** Workspaces with marks waiting (the sweep's list). */
 export const workspacesWithDirty = async (db: Queryable, limit = 500): Promise<string[]> =>
-  (await db
-    .selectDistinct({ workspaceId: semanticDirty.workspaceId })
-    .from(semanticDirty)
-    .limit(limit))
-    .map((r) => r.workspaceId);
+  (await db.selectDistinct({ workspaceId: semanticDirty.workspaceId }).from(semanticDirty).limit(limit)).map(
+    (r) => r.workspaceId,
+  );
 
 export const stateOf = async (db: Queryable, workspaceId: string) =>
   first(await db.select().from(semanticState).where(eq(semanticState.workspaceId, workspaceId)).limit(1));
@@ -125,27 +130,34 @@ export async function saveState(
   workspaceId: string,
   state: { model: string; backfillAfter: string; backfilledAt: string | null },
 ): Promise<void> {
-  await db.insert(semanticState)
+  await db
+    .insert(semanticState)
     .values({ workspaceId, ...state })
     .onConflictDoUpdate({ target: semanticState.workspaceId, set: state });
 }
 
 /** Which of these tickets already have a vector of `model` (the backfill skips them). */
-export async function embeddedAmong(db: Queryable, model: string, kind: SemanticKind, ids: string[]): Promise<Set<string>> {
+export async function embeddedAmong(
+  db: Queryable,
+  model: string,
+  kind: SemanticKind,
+  ids: string[],
+): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   return new Set(
-    (await db
-      .select({ id: semanticVectors.docId })
-      .from(semanticVectors)
-      .where(
-        and(
-          eq(semanticVectors.kind, kind),
-          inArray(semanticVectors.docId, ids),
-          eq(semanticVectors.model, model),
-          sql`${semanticVectors.vector} IS NOT NULL`,
-        ),
-      ))
-      .map((r) => r.id),
+    (
+      await db
+        .select({ id: semanticVectors.docId })
+        .from(semanticVectors)
+        .where(
+          and(
+            eq(semanticVectors.kind, kind),
+            inArray(semanticVectors.docId, ids),
+            eq(semanticVectors.model, model),
+            sql`${semanticVectors.vector} IS NOT NULL`,
+          ),
+        )
+    ).map((r) => r.id),
   );
 }
 

@@ -64,7 +64,10 @@ async function refundWorkspace() {
     subject: "Charged twice",
     body: "I was charged two times for order 77, please reimburse the second one.",
   });
-  const password = await customerTicket(desk, owner, { subject: "Cannot log in", body: "My password stopped working." });
+  const password = await customerTicket(desk, owner, {
+    subject: "Cannot log in",
+    body: "My password stopped working.",
+  });
   const parcel = await customerTicket(desk, owner, { subject: "Where is my parcel", body: "It has not arrived yet." });
   await settle(desk);
   return { workspace, owner, refund, password, parcel };
@@ -141,7 +144,8 @@ describe("embedding tickets", () => {
     const cold = await startTestDesk({ env: envWithoutEmbeddings });
     const { workspace, owner } = await createWorkspaceWithOwner(cold);
     const total = EMBED_BATCH + 6;
-    for (let i = 0; i < total; i++) await customerTicket(cold, owner, { subject: `Question ${i}`, body: "refund please" });
+    for (let i = 0; i < total; i++)
+      await customerTicket(cold, owner, { subject: `Question ${i}`, body: "refund please" });
     await settle(cold);
     expect(await vectorsOf(cold, workspace.id)).toHaveLength(0);
     await cold.stop();
@@ -271,7 +275,10 @@ describe("articles (the knowledge base's events)", () => {
       kb_article: { id, title, body_text: `${title} in detail.`, status },
     });
     const emit = async (type: string, data: Record<string, unknown>) =>
-      await transact(kb.deps.db, async (tx) => await appendEvent(tx, anyEvent(type), { workspaceId: workspace.id, data }));
+      await transact(
+        kb.deps.db,
+        async (tx) => await appendEvent(tx, anyEvent(type), { workspaceId: workspace.id, data }),
+      );
     await emit("kb_article.created", article("art-refunds", "published", "How refunds work"));
     await emit("kb_article.created", article("art-draft", "draft", "Refund policy draft"));
     await settle(kb);
@@ -308,7 +315,7 @@ describe("the vector index past EXACT_SCAN documents (binary prefilter, exact re
       "INSERT INTO semantic_vectors (workspace_id, kind, doc_id, model, vector, source_text, seq, embedded_at) VALUES (?, 'ticket', ?, 'm', ?, NULL, ?, '')",
     );
     desk.deps.db.$client.transaction(() => {
-      docs.forEach(async (v, i) => {
+      docs.forEach((v, i) => {
         insert.run(workspace.id, `doc-${i}`, packVector(v), i + 1);
       });
     })();
@@ -327,16 +334,21 @@ describe("the vector index past EXACT_SCAN documents (binary prefilter, exact re
     };
     // A backlog longer than a page loads in the background: meanwhile the index answers null (full text).
     expect(
-      await nearest(desk.deps.db, workspace.id, "m", topics[0]!, { limit: 10, minScore: -1, kind: "ticket", at: Date.now() }),
+      await nearest(desk.deps.db, workspace.id, "m", topics[0]!, {
+        limit: 10,
+        minScore: -1,
+        kind: "ticket",
+        at: Date.now(),
+      }),
     ).toBeNull();
     const deadline = performance.now() + 10_000;
     while (
-      !await nearest(desk.deps.db, workspace.id, "m", topics[0]!, {
+      !(await nearest(desk.deps.db, workspace.id, "m", topics[0]!, {
         limit: 1,
         minScore: -1,
         kind: "ticket",
         at: Date.now(),
-      }) &&
+      })) &&
       performance.now() < deadline
     )
       await Bun.sleep(10);
@@ -356,26 +368,39 @@ describe("the vector index past EXACT_SCAN documents (binary prefilter, exact re
     expect(found).toBeGreaterThanOrEqual(48);
     // A later write (a new document exactly on the query) is seen by the next query.
     const q = topics[3]!;
-    await transact(desk.deps.db, async (tx) =>
-      await storeVector(tx, {
-        workspaceId: workspace.id,
-        kind: "ticket",
-        docId: "fresh",
-        model: "m",
-        vector: packVector(q),
-        now: "",
-      }),
+    await transact(
+      desk.deps.db,
+      async (tx) =>
+        await storeVector(tx, {
+          workspaceId: workspace.id,
+          kind: "ticket",
+          docId: "fresh",
+          model: "m",
+          vector: packVector(q),
+          now: "",
+        }),
     );
     expect(
-      (await nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket", at: Date.now() }))![0],
+      (await nearest(desk.deps.db, workspace.id, "m", q, {
+        limit: 1,
+        minScore: 0,
+        kind: "ticket",
+        at: Date.now(),
+      }))![0],
     ).toMatchObject({
       id: "fresh",
     });
-    await transact(desk.deps.db, async (tx) =>
-      await forgetDocument(tx, { workspaceId: workspace.id, kind: "ticket", docId: "fresh", now: "" }),
+    await transact(
+      desk.deps.db,
+      async (tx) => await forgetDocument(tx, { workspaceId: workspace.id, kind: "ticket", docId: "fresh", now: "" }),
     );
     expect(
-      (await nearest(desk.deps.db, workspace.id, "m", q, { limit: 1, minScore: 0, kind: "ticket", at: Date.now() }))![0]!.id,
+      (await nearest(desk.deps.db, workspace.id, "m", q, {
+        limit: 1,
+        minScore: 0,
+        kind: "ticket",
+        at: Date.now(),
+      }))![0]!.id,
     ).not.toBe("fresh");
     // Nobody searching for IDLE_EVICT_MS drops the index from memory; the next query loads it again.
     const lastQuery = Date.now();

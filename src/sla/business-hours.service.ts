@@ -30,7 +30,8 @@ export async function putBusinessHours(
   return await transact(deps.db, async (tx) => {
     const before = await businessHoursOf(tx, ctx.workspaceId);
     const row = { workspaceId: ctx.workspaceId, ...value, updatedAt: deps.clock.now().toISOString() };
-    await tx.insert(businessHours)
+    await tx
+      .insert(businessHours)
       .values(row)
       .onConflictDoUpdate({ target: businessHours.workspaceId, set: { ...value, updatedAt: row.updatedAt } });
     await recordAudit(tx, ctx, {
@@ -39,7 +40,12 @@ export async function putBusinessHours(
       entityId: null,
       data: { before, after: value },
     });
-    await enqueue(tx, recomputeSlaJob, { workspace_id: ctx.workspaceId, after_id: "" }, { workspaceId: ctx.workspaceId });
+    await enqueue(
+      tx,
+      recomputeSlaJob,
+      { workspace_id: ctx.workspaceId, after_id: "" },
+      { workspaceId: ctx.workspaceId },
+    );
     return value;
   });
 }

@@ -55,13 +55,17 @@ export function slaRoutes(deps: Deps) {
       },
       { access: read, params: IdParams, response: { 200: SlaPolicySchema }, detail: { summary: "An SLA policy" } },
     )
-    .patch("/:id", async ({ ctx, params, body }) => presentSlaPolicy(await updateSlaPolicy(ctx, params.id, body, deps)), {
-      access: write,
-      params: IdParams,
-      body: UpdateSlaPolicyBody,
-      response: { 200: SlaPolicySchema },
-      detail: { summary: "Change an SLA policy (audit-logged); reorder by setting position" },
-    })
+    .patch(
+      "/:id",
+      async ({ ctx, params, body }) => presentSlaPolicy(await updateSlaPolicy(ctx, params.id, body, deps)),
+      {
+        access: write,
+        params: IdParams,
+        body: UpdateSlaPolicyBody,
+        response: { 200: SlaPolicySchema },
+        detail: { summary: "Change an SLA policy (audit-logged); reorder by setting position" },
+      },
+    )
     .delete(
       "/:id",
       async ({ ctx, params, set }) => {

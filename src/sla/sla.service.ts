@@ -34,35 +34,46 @@ export const listSlaPolicies = async (db: Queryable, ctx: RequestContext) =>
   (await policiesOf(db, ctx.workspaceId)).map(presentSlaPolicy);
 
 export async function findSlaPolicy(db: Queryable, workspaceId: string, id: string): Promise<SlaPolicyRow | undefined> {
-  return first(await db
-    .select()
-    .from(slaPolicies)
-    .where(and(eq(slaPolicies.workspaceId, workspaceId), eq(slaPolicies.id, id))).limit(1));
+  return first(
+    await db
+      .select()
+      .from(slaPolicies)
+      .where(and(eq(slaPolicies.workspaceId, workspaceId), eq(slaPolicies.id, id)))
+      .limit(1),
+  );
 }
 
 /**
  * Puts a policy at `position` among the workspace's policies and numbers them all 0, 1, 2… in
  * order, each moved one with its `sla_policy.updated` (the moved policy's own event is the caller's).
  */
-async function placeAt(tx: Tx, ctx: RequestContext, row: SlaPolicyRow, position: number, now: string): Promise<SlaPolicyRow> {
+async function placeAt(
+  tx: Tx,
+  ctx: RequestContext,
+  row: SlaPolicyRow,
+  position: number,
+  now: string,
+): Promise<SlaPolicyRow> {
   const others = (await policiesOf(tx, ctx.workspaceId)).filter((p) => p.id !== row.id);
   const at = Math.min(position, others.length);
   const order = [...others.slice(0, at), row, ...others.slice(at)];
   let placed = row;
-  order.forEach(async (policy, index) => {
-    if (policy.position === index) return;
-    const moved = one(await tx
-      .update(slaPolicies)
-      .set({ position: index, updatedAt: now })
-      .where(eq(slaPolicies.id, policy.id))
-      .returning())!;
+  for (const [index, policy] of order.entries()) {
+    if (policy.position === index) continue;
+    const moved = one(
+      await tx
+        .update(slaPolicies)
+        .set({ position: index, updatedAt: now })
+        .where(eq(slaPolicies.id, policy.id))
+        .returning(),
+    );
     if (policy.id === row.id) placed = moved;
     else
       await appendEvent(tx, slaPolicyUpdated, {
         workspaceId: ctx.workspaceId,
         data: { sla_policy: presentSlaPolicy(moved) },
       });
-  });
+  }
   return placed;
 }
 
@@ -73,27 +84,32 @@ const recompute = async (tx: Tx, workspaceId: string) =>
 export async function createSlaPolicy(ctx: RequestContext, input: CreateSlaPolicy, deps: Deps): Promise<SlaPolicyRow> {
   return await transact(deps.db, async (tx) => {
     const position =
-      first(await tx
-        .select({ next: sql<number>`coalesce(max(${slaPolicies.position}) + 1, 0)` })
-        .from(slaPolicies)
-        .where(eq(slaPolicies.workspaceId, ctx.workspaceId)).limit(1))?.next ?? 0;
+      first(
+        await tx
+          .select({ next: sql<number>`coalesce(max(${slaPolicies.position}) + 1, 0)` })
+          .from(slaPolicies)
+          .where(eq(slaPolicies.workspaceId, ctx.workspaceId))
+          .limit(1),
+      )?.next ?? 0;
     const now = deps.clock.now().toISOString();
-    const inserted = one(await tx
-      .insert(slaPolicies)
-      .values({
-        id: newId(),
-        workspaceId: ctx.workspaceId,
-        name: input.name,
-        priority: input.priority,
-        firstResponseMinutes: input.first_response_minutes,
-        resolutionMinutes: input.resolution_minutes,
-        businessHours: input.business_hours,
-        enabled: input.enabled,
-        position,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning());
+    const inserted = one(
+      await tx
+        .insert(slaPolicies)
+        .values({
+          id: newId(),
+          workspaceId: ctx.workspaceId,
+          name: input.name,
+          priority: input.priority,
+          firstResponseMinutes: input.first_response_minutes,
+          resolutionMinutes: input.resolution_minutes,
+          businessHours: input.business_hours,
+          enabled: input.enabled,
+          position,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     const row = input.position === undefined ? inserted : await placeAt(tx, ctx, inserted, input.position, now);
     const sla_policy = presentSlaPolicy(row);
     await appendEvent(tx, slaPolicyCreated, { workspaceId: ctx.workspaceId, data: { sla_policy } });
@@ -108,7 +124,12 @@ export async function createSlaPolicy(ctx: RequestContext, input: CreateSlaPolic
   });
 }
 
-export async function updateSlaPolicy(ctx: RequestContext, id: string, input: UpdateSlaPolicy, deps: Deps): Promise<SlaPolicyRow> {
+export async function updateSlaPolicy(
+  ctx: RequestContext,
+  id: string,
+  input: UpdateSlaPolicy,
+  deps: Deps,
+): Promise<SlaPolicyRow> {
   return await transact(deps.db, async (tx) => {
     const before = await findSlaPolicy(tx, ctx.workspaceId, id);
     if (!before) throw notFound("SLA policy");
@@ -120,11 +141,13 @@ export async function updateSlaPolicy(ctx: RequestContext, id: string, input: Up
     if (input.business_hours !== undefined) patch.businessHours = input.business_hours;
     if (input.enabled !== undefined) patch.enabled = input.enabled;
     const now = deps.clock.now().toISOString();
-    const updated = one(await tx
-      .update(slaPolicies)
-      .set({ ...patch, updatedAt: now })
-      .where(eq(slaPolicies.id, id))
-      .returning())!;
+    const updated = one(
+      await tx
+        .update(slaPolicies)
+        .set({ ...patch, updatedAt: now })
+        .where(eq(slaPolicies.id, id))
+        .returning(),
+    )!;
     const row =
       input.position === undefined || input.position === before.position
         ? updated

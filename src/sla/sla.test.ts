@@ -76,11 +76,12 @@ describe("SLA policies", () => {
       "sla_policy.updated",
       "sla_policy.deleted",
     ]);
-    const audit = (await desk.deps.db
-      .select({ action: auditLogs.action })
-      .from(auditLogs)
-      .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.entityType, "sla_policy"))))
-      .map((r) => r.action);
+    const audit = (
+      await desk.deps.db
+        .select({ action: auditLogs.action })
+        .from(auditLogs)
+        .where(and(eq(auditLogs.workspaceId, workspace.id), eq(auditLogs.entityType, "sla_policy")))
+    ).map((r) => r.action);
     expect(audit.sort()).toEqual([
       "sla_policy.created",
       "sla_policy.created",
@@ -354,9 +355,9 @@ describe("the SLA clock of a ticket", () => {
     // The recompute is a ticket.updated naming sla (and nothing reacts to it again).
     const updates = (await eventsAfter(desk, workspace.id, seq)).filter((e) => e.type === "ticket.updated");
     expect(updates.map((e) => e.data.changes)).toEqual([["sla"]]);
-    expect(first(await desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, ticket.id)).limit(1))?.nextDueAt).toBe(
-      "2026-02-02T10:10:00.000Z",
-    );
+    expect(
+      first(await desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, ticket.id)).limit(1))?.nextDueAt,
+    ).toBe("2026-02-02T10:10:00.000Z");
 
     // First agent reply: the first-response deadline is met; the next one pending is the resolution.
     clock.advance(2 * MINUTE);
@@ -365,9 +366,9 @@ describe("the SLA clock of a ticket", () => {
       body: { kind: "reply", body_html: "<p>On it</p>" },
     });
     await settle();
-    expect(first(await desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, ticket.id)).limit(1))?.nextDueAt).toBe(
-      "2026-02-02T12:00:00.000Z",
-    );
+    expect(
+      first(await desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, ticket.id)).limit(1))?.nextDueAt,
+    ).toBe("2026-02-02T12:00:00.000Z");
     at("2026-02-02T10:30:00.000Z");
     expect(await breachPass(desk.deps)).toBe(0);
 
@@ -378,7 +379,9 @@ describe("the SLA clock of a ticket", () => {
     });
     expect(solvedRes.status, solvedRes.text).toBe(200);
     await settle();
-    expect(first(await desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, ticket.id)).limit(1))?.nextDueAt).toBeNull();
+    expect(
+      first(await desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, ticket.id)).limit(1))?.nextDueAt,
+    ).toBeNull();
     at("2026-02-02T13:00:00.000Z");
     expect(await breachPass(desk.deps)).toBe(0);
 
@@ -398,7 +401,9 @@ describe("the SLA clock of a ticket", () => {
     await desk.api("PATCH", `/v1/sla-policies/${urgent.id}`, { headers: owner.headers, body: { enabled: false } });
     await settle();
     expect((await ticketOf(owner, ticket.id)).sla).toBeNull();
-    expect(first(await desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, ticket.id)).limit(1))).toBeUndefined();
+    expect(
+      first(await desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, ticket.id)).limit(1)),
+    ).toBeUndefined();
   });
 
   test("a breach is recorded once per deadline: activity, ticket.updated, notification to the assignee or the admins", async () => {
@@ -480,7 +485,9 @@ describe("the SLA clock of a ticket", () => {
 
     await desk.api("DELETE", `/v1/tickets/${urgent.id}`, { headers: owner.headers });
     await settle();
-    expect(first(await desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, urgent.id)).limit(1))).toBeUndefined();
+    expect(
+      first(await desk.deps.db.select().from(slaClocks).where(eq(slaClocks.ticketId, urgent.id)).limit(1)),
+    ).toBeUndefined();
     at("2026-05-04T12:00:00.000Z");
     expect(await breachPass(desk.deps)).toBe(1);
   });

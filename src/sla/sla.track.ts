@@ -58,7 +58,12 @@ export const policyFor = (policies: SlaPolicyRow[], priority: string): SlaPolicy
   policies.find((p) => p.enabled && (p.priority === null || p.priority === priority));
 
 /** `minutes` after `from`: open minutes when the policy counts business hours and they are on, else calendar minutes. */
-async function deadline(from: string, minutes: number, policy: SlaPolicyRow, hours: () => BusinessHoursJson | Promise<BusinessHoursJson>): Promise<string | null> {
+async function deadline(
+  from: string,
+  minutes: number,
+  policy: SlaPolicyRow,
+  hours: () => BusinessHoursJson | Promise<BusinessHoursJson>,
+): Promise<string | null> {
   if (policy.businessHours) {
     const open = await hours();
     if (open.enabled) return addWorkingMinutes(new Date(from), minutes, open)?.toISOString() ?? null;
@@ -176,16 +181,13 @@ const slaOf = (clock: SlaClockRow): TicketSla | null =>
  * through the ticket API), in the caller's transaction. `at` is when the change happened: a
  * reopening starts the resolution clock then.
  */
-export async function trackTicket(
-  tx: Tx,
-  ticket: SlaTicketInput,
-  at: string,
-  policies: SlaPolicyRow[] = await policiesOf(tx, ticket.workspaceId),
-): Promise<void> {
+export async function trackTicket(tx: Tx, ticket: SlaTicketInput, at: string, given?: SlaPolicyRow[]): Promise<void> {
+  const policies = given ?? (await policiesOf(tx, ticket.workspaceId));
   const before = await clockOf(tx, ticket.id);
   const policy = policyFor(policies, ticket.priority);
   if (!policy && !before) {
-    if (ticket.sla !== null) await setTicketSla(tx, { workspaceId: ticket.workspaceId, ticketId: ticket.id, sla: null }, at);
+    if (ticket.sla !== null)
+      await setTicketSla(tx, { workspaceId: ticket.workspaceId, ticketId: ticket.id, sla: null }, at);
     return;
   }
   const solved = SOLVED.has(ticket.status);
@@ -293,7 +295,8 @@ export async function breachPass(deps: { db: Db; clock: Clock }, batch = 200): P
   for (let round = 0; round < 50; round++) {
     const due = await dueClocks(deps.db, now, batch);
     for (const { ticketId } of due)
-      recorded += (await transact(deps.db, async (tx) => await breachTicket(tx, ticketId, now, deps.clock, admins))).length;
+      recorded += (await transact(deps.db, async (tx) => await breachTicket(tx, ticketId, now, deps.clock, admins)))
+        .length;
     if (due.length < batch) break;
   }
   return recorded;

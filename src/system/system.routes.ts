@@ -26,7 +26,7 @@ export function systemRoutes(deps: Deps) {
     .post(
       "/backups",
       async ({ ctx, set }) => {
-        if (!await isOperator(ctx, deps)) throw forbidden();
+        if (!(await isOperator(ctx, deps))) throw forbidden();
         await requestBackup(deps);
         set.status = 202;
         return { queued: true };

@@ -21,7 +21,7 @@ export async function isOperator(ctx: RequestContext, deps: Pick<Deps, "db">): P
   if (ctx.actor.type !== "user") return false;
   const founder = await firstUserId(deps.db);
   if (!founder) return false;
-  return ctx.actor.userId === founder || await memberRoleOf(deps.db, ctx.workspaceId, founder) === "owner";
+  return ctx.actor.userId === founder || (await memberRoleOf(deps.db, ctx.workspaceId, founder)) === "owner";
 }
 
 export async function systemState(ctx: RequestContext, deps: Deps, startedAt: Date): Promise<SystemWire> {

@@ -33,11 +33,18 @@ export async function teamOfWorkspace(
 }
 
 /** The team's id when it is a private team of the workspace. */
-export const privateTeamOfWorkspace = async (db: Queryable, workspaceId: string, teamId: string): Promise<string | undefined> =>
-  statements(db).privateTeam.get(teamId, workspaceId)?.id ?? undefined;
+export const privateTeamOfWorkspace = async (
+  db: Queryable,
+  workspaceId: string,
+  teamId: string,
+): Promise<string | undefined> => statements(db).privateTeam.get(teamId, workspaceId)?.id ?? undefined;
 
 /** Private teams of the workspace outside `visible` (the teams a caller belongs to). */
-export const privateTeamsOutside = async (db: Queryable, workspaceId: string, visible: readonly string[]): Promise<string[]> =>
+export const privateTeamsOutside = async (
+  db: Queryable,
+  workspaceId: string,
+  visible: readonly string[],
+): Promise<string[]> =>
   statements(db)
     .hidden.all(workspaceId, jsonList(visible))
     .map((r) => r.id);

@@ -22,8 +22,7 @@ type Deps = { db: Db; clock: Clock };
 /** Drops a person who left the workspace from its teams (members.removeMember calls it in its transaction). */
 export async function leaveWorkspaceTeams(tx: Tx, workspaceId: string, userId: string): Promise<void> {
   const workspaceTeams = tx.select({ id: teams.id }).from(teams).where(eq(teams.workspaceId, workspaceId));
-  await tx.delete(teamMembers)
-    .where(and(eq(teamMembers.userId, userId), inArray(teamMembers.teamId, workspaceTeams)));
+  await tx.delete(teamMembers).where(and(eq(teamMembers.userId, userId), inArray(teamMembers.teamId, workspaceTeams)));
 }
 
 /** Member ids of each team, in a stable order. */
@@ -48,10 +47,13 @@ const presentOne = async (tx: Queryable, row: TeamRow): Promise<TeamJson> =>
   );
 
 async function findTeamRow(tx: Queryable, workspaceId: string, id: string) {
-  return first(await tx
-    .select()
-    .from(teams)
-    .where(and(eq(teams.workspaceId, workspaceId), eq(teams.id, id))).limit(1));
+  return first(
+    await tx
+      .select()
+      .from(teams)
+      .where(and(eq(teams.workspaceId, workspaceId), eq(teams.id, id)))
+      .limit(1),
+  );
 }
 
 /** Every id must belong to a member of this workspace; 422 names the first offender's index. */
@@ -114,7 +116,7 @@ export async function listTeams(ctx: RequestContext, query: { limit: number; cur
     deps.db,
     rows.map((r) => r.id),
   );
-  return pageOf(
+  return await pageOf(
     rows,
     query.limit,
     (r) => presentTeam(r, ids.get(r.id) ?? []),
@@ -188,15 +190,17 @@ export async function updateTeam(
     const privateAfter = input.private ?? current.private;
     const membersChanged = changes.includes("member_ids");
     if ((privateAfter && membersChanged) || (current.private && !privateAfter)) assertMayGrantTeamAccess(ctx);
-    const row = one(await tx
-      .update(teams)
-      .set({
-        name: input.name ?? current.name,
-        private: input.private ?? current.private,
-        updatedAt: deps.clock.now().toISOString(),
-      })
-      .where(eq(teams.id, id))
-      .returning());
+    const row = one(
+      await tx
+        .update(teams)
+        .set({
+          name: input.name ?? current.name,
+          private: input.private ?? current.private,
+          updatedAt: deps.clock.now().toISOString(),
+        })
+        .where(eq(teams.id, id))
+        .returning(),
+    );
     if (memberIds && changes.includes("member_ids")) await setTeamMembers(tx, id, memberIds);
     if (current.private || privateAfter) privateTeamsChanged(tx, deps.db, ctx.workspaceId);
     const team = await presentOne(tx, row);
@@ -218,10 +222,12 @@ export async function updateTeam(
 
 export async function deleteTeam(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
   await transact(deps.db, async (tx) => {
-    const row = one(await tx
-      .delete(teams)
-      .where(and(eq(teams.workspaceId, ctx.workspaceId), eq(teams.id, id)))
-      .returning());
+    const row = first(
+      await tx
+        .delete(teams)
+        .where(and(eq(teams.workspaceId, ctx.workspaceId), eq(teams.id, id)))
+        .returning(),
+    );
     if (!row) throw notFound("Team");
     if (row.private) privateTeamsChanged(tx, deps.db, ctx.workspaceId);
     await appendEvent(tx, teamDeleted, { workspaceId: ctx.workspaceId, data: { team_id: id } });

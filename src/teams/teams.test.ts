@@ -17,18 +17,11 @@ const eventsAfter = async (d: TestDesk, wid: string, seq: number) =>
     .where(and(eq(events.workspaceId, wid), gt(events.seq, seq)))
     .orderBy(asc(events.seq));
 const storedMembers = async (teamId: string) =>
-  (await desk.deps.db
-    .select()
-    .from(teamMembers)
-    .where(eq(teamMembers.teamId, teamId)))
-    .map((r) => r.userId)
-    .sort();
+  (await desk.deps.db.select().from(teamMembers).where(eq(teamMembers.teamId, teamId))).map((r) => r.userId).sort();
 const auditActions = async (wid: string) =>
-  (await desk.deps.db
-    .select({ a: auditLogs.action })
-    .from(auditLogs)
-    .where(eq(auditLogs.workspaceId, wid)))
-    .map((r) => r.a);
+  (await desk.deps.db.select({ a: auditLogs.action }).from(auditLogs).where(eq(auditLogs.workspaceId, wid))).map(
+    (r) => r.a,
+  );
 
 describe("teams", () => {
   test("access: none 401, agent writes 403, key scopes 403, other workspace 404", async () => {
@@ -51,7 +44,8 @@ describe("teams", () => {
       ).status,
     ).toBe(403);
     expect(
-      (await desk.api("GET", "/v1/teams", { headers: (await createKey(desk, owner, ["tickets:read"])).headers })).status,
+      (await desk.api("GET", "/v1/teams", { headers: (await createKey(desk, owner, ["tickets:read"])).headers }))
+        .status,
     ).toBe(403);
     expect((await desk.api("GET", `/v1/teams/${created.body.id}`, { headers: agent.headers })).status).toBe(200);
     for (const [method, body] of [
@@ -64,7 +58,9 @@ describe("teams", () => {
         method,
       ).toBe(404);
     }
-    expect(first(await desk.deps.db.select().from(teams).where(eq(teams.id, created.body.id)).limit(1))!.name).toBe("Billing");
+    expect(first(await desk.deps.db.select().from(teams).where(eq(teams.id, created.body.id)).limit(1))!.name).toBe(
+      "Billing",
+    );
   });
 
   test("bad input answers 422 and stores nothing", async () => {

@@ -31,21 +31,22 @@ export async function markTicketSeen(
   const ticket = await getTicket(deps.db, ctx, ticketId);
   const seenAt = deps.clock.now().toISOString();
   await transact(deps.db, async (tx) => {
-    await tx.insert(ticketReads)
+    await tx
+      .insert(ticketReads)
       .values({ workspaceId: ctx.workspaceId, userId, ticketId: ticket.id, seenAt })
       .onConflictDoUpdate({ target: [ticketReads.userId, ticketReads.ticketId], set: { seenAt } });
     const mine = and(eq(ticketReads.workspaceId, ctx.workspaceId), eq(ticketReads.userId, userId));
     // The newest mark past the cap, if any: everything older than it goes.
-    const edge = first(await tx
-      .select({ seenAt: ticketReads.seenAt })
-      .from(ticketReads)
-      .where(mine)
-      .orderBy(desc(ticketReads.seenAt))
-      .limit(1)
-      .offset(READS_PER_MEMBER - 1));
-    if (edge)
-      await tx.delete(ticketReads)
-        .where(and(mine, lt(ticketReads.seenAt, edge.seenAt)));
+    const edge = first(
+      await tx
+        .select({ seenAt: ticketReads.seenAt })
+        .from(ticketReads)
+        .where(mine)
+        .orderBy(desc(ticketReads.seenAt))
+        .limit(1)
+        .offset(READS_PER_MEMBER - 1),
+    );
+    if (edge) await tx.delete(ticketReads).where(and(mine, lt(ticketReads.seenAt, edge.seenAt)));
   });
   return { ticket_id: ticket.id, seen_at: seenAt };
 }

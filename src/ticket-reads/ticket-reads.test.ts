@@ -66,10 +66,7 @@ describe("ticket read marks", () => {
       ticketId: `old-${i}`,
       seenAt: new Date(old.getTime() + i * 1000).toISOString(),
     }));
-    for (let i = 0; i < rows.length; i += 500)
-      await desk.deps.db
-        .insert(ticketReads)
-        .values(rows.slice(i, i + 500));
+    for (let i = 0; i < rows.length; i += 500) await desk.deps.db.insert(ticketReads).values(rows.slice(i, i + 500));
     const ticket = await ticketOf(owner);
     expect((await desk.api("PUT", `/v1/ticket-reads/${ticket.id}`, { headers: owner.headers })).status).toBe(200);
     const kept = await desk.deps.db

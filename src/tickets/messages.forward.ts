@@ -21,7 +21,12 @@ export type ForwardInput = {
  * the ticket's mailbox with the conversation quoted under the optional note. Its Message-ID is
  * remembered like a reply's, so the recipients' answers thread back into this ticket.
  */
-export async function forwardConversation(ctx: RequestContext, ref: string, input: ForwardInput, deps: Deps): Promise<MessageRow> {
+export async function forwardConversation(
+  ctx: RequestContext,
+  ref: string,
+  input: ForwardInput,
+  deps: Deps,
+): Promise<MessageRow> {
   const ticket = await findVisibleTicket(deps.db, ctx, ref);
   const mailbox = ticket.mailboxId
     ? await findMailbox(deps.db, ctx.workspaceId, ticket.mailboxId)

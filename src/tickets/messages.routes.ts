@@ -27,7 +27,8 @@ function ticketMessageRoutes(deps: Deps, links: AttachmentLinks) {
     .use(deps.guard)
     .get(
       "/tickets/:id/messages",
-      async ({ ctx, params }) => completeList(await presentMessages(deps.db, await listMessages(deps.db, ctx, params.id), links)),
+      async ({ ctx, params }) =>
+        completeList(await presentMessages(deps.db, await listMessages(deps.db, ctx, params.id), links)),
       {
         access: read,
         params: IdParams,

@@ -1,4 +1,4 @@
-import { first, one } from "../db/store";
+import { first } from "../db/store";
 import { isAbsolute, relative, resolve } from "node:path";
 import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
@@ -204,10 +204,13 @@ export async function listMessages(db: Queryable, ctx: RequestContext, ticketRef
 
 /** A message the caller may see: its ticket must be visible to them. */
 export async function findVisibleMessage(db: Queryable, ctx: RequestContext, messageId: string): Promise<MessageRow> {
-  const row = first(await db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.id, messageId), eq(messages.workspaceId, ctx.workspaceId))).limit(1));
+  const row = first(
+    await db
+      .select()
+      .from(messages)
+      .where(and(eq(messages.id, messageId), eq(messages.workspaceId, ctx.workspaceId)))
+      .limit(1),
+  );
   if (!row) throw notFound("Message");
   try {
     await findVisibleTicket(db, ctx, row.ticketId);
@@ -277,11 +280,13 @@ export async function setDeliveryStatus(
   via: MessageRow["deliveryVia"] = null,
 ): Promise<MessageRow> {
   return await transact(deps.db, async (tx) => {
-    const row = one(await tx
-      .update(messages)
-      .set({ deliveryStatus: status, deliveryError: error ?? "", deliveryVia: via })
-      .where(and(eq(messages.id, messageId), eq(messages.workspaceId, ctx.workspaceId)))
-      .returning());
+    const row = first(
+      await tx
+        .update(messages)
+        .set({ deliveryStatus: status, deliveryError: error ?? "", deliveryVia: via })
+        .where(and(eq(messages.id, messageId), eq(messages.workspaceId, ctx.workspaceId)))
+        .returning(),
+    );
     if (!row) throw notFound("Message");
     const ticket = await reloadTicket(tx, row.ticketId);
     await appendEvent(tx, messageUpdated, {
@@ -294,8 +299,11 @@ export async function setDeliveryStatus(
 }
 
 /** A message of the workspace by id (the send job reads the reply it delivers). */
-export const messageOfWorkspace = async (db: Queryable, workspaceId: string, id: string): Promise<MessageRow | undefined> =>
-  mailPathQueries(db).messageOfWorkspace.get({ id, workspaceId });
+export const messageOfWorkspace = async (
+  db: Queryable,
+  workspaceId: string,
+  id: string,
+): Promise<MessageRow | undefined> => mailPathQueries(db).messageOfWorkspace.get({ id, workspaceId });
 
 /**
  * The replies (never notes) of a ticket written before a message, oldest first: at most `limit`
@@ -352,9 +360,11 @@ export const firstMessageAuthorOf = async (
   workspaceId: string,
   ticketId: string,
 ): Promise<Pick<MessageRow, "authorType" | "authorUserId" | "createdAt"> | undefined> =>
-  first(await db
-    .select({ authorType: messages.authorType, authorUserId: messages.authorUserId, createdAt: messages.createdAt })
-    .from(messages)
-    .where(and(eq(messages.ticketId, ticketId), eq(messages.workspaceId, workspaceId)))
-    .orderBy(asc(messages.createdAt), asc(messages.id))
-    .limit(1));
+  first(
+    await db
+      .select({ authorType: messages.authorType, authorUserId: messages.authorUserId, createdAt: messages.createdAt })
+      .from(messages)
+      .where(and(eq(messages.ticketId, ticketId), eq(messages.workspaceId, workspaceId)))
+      .orderBy(asc(messages.createdAt), asc(messages.id))
+      .limit(1),
+  );

@@ -1,4 +1,4 @@
-import { first } from "../db/store";
+import { first as firstRow } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,7 +14,8 @@ import { DANGEROUS, XSS_VECTORS } from "./messages.xss-corpus";
 import { lastSeq } from "../../test/kit/events";
 
 const desk = await startTestDesk();
-const ticketRow = async (id: string) => first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, id)).limit(1))!;
+const ticketRow = async (id: string) =>
+  firstRow(await desk.deps.db.select().from(tickets).where(eq(tickets.id, id)).limit(1))!;
 
 describe("messages", () => {
   test("access: 401, viewer 403, read-only key 403, other workspace 404", async () => {
@@ -27,7 +28,8 @@ describe("messages", () => {
     expect((await desk.api("POST", path, { body })).status).toBe(401);
     expect((await desk.api("POST", path, { headers: viewer.headers, body })).status).toBe(403);
     expect(
-      (await desk.api("POST", path, { headers: (await createKey(desk, owner, ["tickets:read"])).headers, body })).status,
+      (await desk.api("POST", path, { headers: (await createKey(desk, owner, ["tickets:read"])).headers, body }))
+        .status,
     ).toBe(403);
     expect((await desk.api("POST", path, { headers: other.owner.headers, body })).status).toBe(404);
     expect((await desk.api("GET", path, { headers: viewer.headers })).status).toBe(200);
@@ -63,7 +65,7 @@ describe("messages", () => {
     expect(res.status).toBe(201);
     expect(res.body.body_html).toBe("<p>Hello &lt;b&gt;Ann&lt;/b&gt; &amp; co,<br>line two</p><p>Thanks</p>");
     expect(res.body.body_text).toBe(text);
-    const stored = first(await desk.deps.db.select().from(messages).where(eq(messages.id, res.body.id)).limit(1))!;
+    const stored = firstRow(await desk.deps.db.select().from(messages).where(eq(messages.id, res.body.id)).limit(1))!;
     expect([stored.bodyHtml, stored.bodyText]).toEqual([res.body.body_html, text]);
     expect((await ticketRow(ticket.id)).lastMessagePreview).toBe("Hello <b>Ann</b> & co, line two Thanks");
     for (const body of [
@@ -134,8 +136,16 @@ describe("messages", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const ctx = systemContext(workspace.id);
     const { createTicket } = await import("./tickets.create");
-    const chat = await createTicket(ctx, { subject: "chat", channel: "chat", contact: { email: "v@x.test" } }, desk.deps);
-    const email = await createTicket(ctx, { subject: "mail", channel: "email", contact: { email: "m@x.test" } }, desk.deps);
+    const chat = await createTicket(
+      ctx,
+      { subject: "chat", channel: "chat", contact: { email: "v@x.test" } },
+      desk.deps,
+    );
+    const email = await createTicket(
+      ctx,
+      { subject: "mail", channel: "email", contact: { email: "m@x.test" } },
+      desk.deps,
+    );
     const seq = await lastSeq(desk, workspace.id);
     await desk.api("POST", `/v1/tickets/${chat.id}/messages`, {
       headers: owner.headers,
@@ -154,6 +164,9 @@ describe("messages", () => {
     expect(created[1]!.topics).toContain(`contact:${workspace.id}:${chat.contactId}`);
     expect(created[2]!.topics).toEqual([`workspace:${workspace.id}`]);
     expect(mailReply.body.delivery_status).toBe("pending");
+    // The reply's send job (no mailbox: it records its own failure) runs while the awaits below yield;
+    // it runs first, so the events after `before` are setDeliveryStatus's alone.
+    await desk.jobs.drain();
     const before = await lastSeq(desk, workspace.id);
     const failed = await setDeliveryStatus(ctx, mailReply.body.id, "failed", "550 mailbox unknown", desk.deps);
     expect(failed).toMatchObject({ deliveryStatus: "failed", deliveryError: "550 mailbox unknown" });
@@ -168,8 +181,9 @@ describe("messages", () => {
     const { createTicket } = await import("./tickets.create");
     const { findOrCreateContactByEmail } = await import("../contacts/contacts.service");
     const { transact } = await import("../db/tx");
-    const contact = await transact(desk.deps.db, async (tx) =>
-      await findOrCreateContactByEmail(tx, ctx, { email: "cust@x.test", name: "Cust" }, desk.deps.ports),
+    const contact = await transact(
+      desk.deps.db,
+      async (tx) => await findOrCreateContactByEmail(tx, ctx, { email: "cust@x.test", name: "Cust" }, desk.deps.ports),
     );
     const email = {
       from_email: "cust@x.test",
@@ -258,7 +272,7 @@ describe("messages", () => {
         body: { kind: "note", body_html: `<p>before</p>${vector}<p>after</p>` },
       });
       expect(res.status, vector).toBe(201);
-      const row = first(await desk.deps.db.select().from(messages).where(eq(messages.id, res.body.id)).limit(1))!;
+      const row = firstRow(await desk.deps.db.select().from(messages).where(eq(messages.id, res.body.id)).limit(1))!;
       for (const pattern of DANGEROUS) expect(row.bodyHtml, `${vector} -> ${row.bodyHtml}`).not.toMatch(pattern);
       expect(row.bodyHtml).toContain("before");
     }

@@ -49,22 +49,29 @@ export async function chatTicketOfContact(
   contactId: string,
   ticketId: string,
 ): Promise<TicketRow | undefined> {
-  return first(await db
-    .select()
-    .from(tickets)
-    .where(
-      and(
-        eq(tickets.id, ticketId),
-        eq(tickets.workspaceId, workspaceId),
-        eq(tickets.contactId, contactId),
-        eq(tickets.channel, "chat"),
-        liveTicket,
-      ),
-    ).limit(1));
+  return first(
+    await db
+      .select()
+      .from(tickets)
+      .where(
+        and(
+          eq(tickets.id, ticketId),
+          eq(tickets.workspaceId, workspaceId),
+          eq(tickets.contactId, contactId),
+          eq(tickets.channel, "chat"),
+          liveTicket,
+        ),
+      )
+      .limit(1),
+  );
 }
 
 /** The contact of a live chat ticket (who hears an agent typing), or null for any other ticket. */
-export async function chatContactOfTicket(db: Queryable, workspaceId: string, ticketId: string): Promise<string | null> {
+export async function chatContactOfTicket(
+  db: Queryable,
+  workspaceId: string,
+  ticketId: string,
+): Promise<string | null> {
   return chatQueries(db).contactOfTicket.get({ ticketId, workspaceId })?.contactId ?? null;
 }
 
@@ -85,7 +92,11 @@ const chatQueries = preparedFor((_sqlite, db) => ({
 }));
 
 /** A ticket's public messages (replies, in order), presented as the REST API does; notes are never read. */
-export async function publicMessagesOf(db: Queryable, ticketId: string, links: AttachmentLinks): Promise<MessageJson[]> {
+export async function publicMessagesOf(
+  db: Queryable,
+  ticketId: string,
+  links: AttachmentLinks,
+): Promise<MessageJson[]> {
   const rows = await db
     .select()
     .from(messages)
@@ -95,5 +106,8 @@ export async function publicMessagesOf(db: Queryable, ticketId: string, links: A
 }
 
 /** One message presented as the REST API does (a message the widget just wrote). */
-export const presentChatMessage = async (db: Queryable, row: MessageRow, links: AttachmentLinks): Promise<MessageJson> =>
-  (await presentMessages(db, [row], links))[0]!;
+export const presentChatMessage = async (
+  db: Queryable,
+  row: MessageRow,
+  links: AttachmentLinks,
+): Promise<MessageJson> => (await presentMessages(db, [row], links))[0]!;

@@ -17,7 +17,8 @@ export async function moveContactTickets(tx: Tx, workspaceId: string, fromId: st
     .returning({ id: tickets.id });
   // Through the remaining contact's tickets (tickets_ws_contact_idx, then messages_ticket_idx): no index
   // reads messages by author, and the merged contact wrote on its own tickets.
-  await tx.update(messages)
+  await tx
+    .update(messages)
     .set({ authorContactId: intoId })
     .where(
       and(

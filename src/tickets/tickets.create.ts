@@ -90,7 +90,11 @@ export type CreatedTicket = { ticket: TicketRow; message: MessageRow | null };
  * workspace's first (its default). Without one its replies would stay unsent and nobody would be
  * told, so such a request is refused instead (422 at body.mailbox_id).
  */
-export async function withSendingMailbox(db: Queryable, ctx: RequestContext, input: CreateTicketInput): Promise<CreateTicketInput> {
+export async function withSendingMailbox(
+  db: Queryable,
+  ctx: RequestContext,
+  input: CreateTicketInput,
+): Promise<CreateTicketInput> {
   if (input.channel !== "email") return input;
   const mailbox = input.mailbox_id
     ? await findMailbox(db, ctx.workspaceId, input.mailbox_id)
@@ -140,7 +144,12 @@ async function contactOfNewTicket(
       : await liveContactRef(tx, ctx.workspaceId, input.contact_id)
     : input.contact
       ? presentContactRef(
-          await findOrCreateContactByEmail(tx, ctx, { email: input.contact.email, name: input.contact.name ?? null }, ports),
+          await findOrCreateContactByEmail(
+            tx,
+            ctx,
+            { email: input.contact.email, name: input.contact.name ?? null },
+            ports,
+          ),
         )
       : null;
 }

@@ -30,9 +30,9 @@ describe("GET /v1/tickets/export.csv", () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const viewer = await addMember(desk, workspace.id, "viewer");
     expect((await download("/v1/tickets/export.csv")).status).toBe(401);
-    expect((await download("/v1/tickets/export.csv", (await createKey(desk, owner, ["contacts:read"])).headers)).status).toBe(
-      403,
-    );
+    expect(
+      (await download("/v1/tickets/export.csv", (await createKey(desk, owner, ["contacts:read"])).headers)).status,
+    ).toBe(403);
     const bad = await desk.api("GET", "/v1/tickets/export.csv?status=bogus", { headers: owner.headers });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].location).toBe("query.status");

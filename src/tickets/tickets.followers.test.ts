@@ -15,11 +15,12 @@ import { lastSeq } from "../../test/kit/events";
 const desk: TestDesk = await startTestDesk();
 const path = (ticketId: string, userId: string) => `/v1/tickets/${ticketId}/followers/${userId}`;
 const stored = async (ticketId: string) =>
-  (await desk.deps.db
-    .select({ userId: ticketFollowers.userId })
-    .from(ticketFollowers)
-    .where(eq(ticketFollowers.ticketId, ticketId)))
-    .map((r) => r.userId);
+  (
+    await desk.deps.db
+      .select({ userId: ticketFollowers.userId })
+      .from(ticketFollowers)
+      .where(eq(ticketFollowers.ticketId, ticketId))
+  ).map((r) => r.userId);
 const outboxTo = (address: string): string[] => {
   const outbox = join(desk.dataDir, "outbox");
   const files = existsSync(outbox) ? readdirSync(outbox) : [];
@@ -99,22 +100,24 @@ describe("followers", () => {
       { kind: "reply", direction: "inbound", body_text: "Any news?", author: { type: "contact", contactId } },
       desk.deps,
     );
-    await transact(desk.deps.db, async (tx) =>
-      await patchTicketFields(
-        tx,
-        workspace.id,
-        ticket.id,
-        {
-          sla: {
-            policy_id: null,
-            first_response_due_at: "2026-01-01T00:00:00.000Z",
-            resolution_due_at: null,
-            breached: true,
+    await transact(
+      desk.deps.db,
+      async (tx) =>
+        await patchTicketFields(
+          tx,
+          workspace.id,
+          ticket.id,
+          {
+            sla: {
+              policy_id: null,
+              first_response_due_at: "2026-01-01T00:00:00.000Z",
+              resolution_due_at: null,
+              breached: true,
+            },
           },
-        },
-        desk.deps.clock.now().toISOString(),
-        { type: "sla_breached", data: { kind: "first_response" }, actor: "system" },
-      ),
+          desk.deps.clock.now().toISOString(),
+          { type: "sla_breached", data: { kind: "first_response" }, actor: "system" },
+        ),
     );
     await drain();
     const types = async (userId: string) =>

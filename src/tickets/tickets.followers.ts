@@ -37,20 +37,19 @@ export async function followTicket(ctx: RequestContext, ref: string, userIdOrMe:
   await transact(deps.db, async (tx) => {
     const ticket = await findVisibleTicket(tx, ctx, ref, { includeMerged: false });
     const userId = resolveUser(ctx, userIdOrMe);
-    if (!userId || !await memberRoleOf(tx, ticket.workspaceId, userId)) throw notFound("User");
-    if (!await maySee(tx, ticket, userId))
+    if (!userId || !(await memberRoleOf(tx, ticket.workspaceId, userId))) throw notFound("User");
+    if (!(await maySee(tx, ticket, userId)))
       throw invalidAt("path.user_id", "this member cannot see the ticket (it belongs to a private team)");
     const current = (await followerIdsOf(tx, [ticket.id])).get(ticket.id) ?? [];
     if (current.includes(userId)) return;
     if (current.length >= MAX_FOLLOWERS)
       throw invalidAt("path.user_id", `a ticket has at most ${MAX_FOLLOWERS} followers`);
-    await tx.insert(ticketFollowers)
-      .values({
-        ticketId: ticket.id,
-        userId,
-        workspaceId: ticket.workspaceId,
-        createdAt: deps.clock.now().toISOString(),
-      });
+    await tx.insert(ticketFollowers).values({
+      ticketId: ticket.id,
+      userId,
+      workspaceId: ticket.workspaceId,
+      createdAt: deps.clock.now().toISOString(),
+    });
     await emitTicketUpdated(tx, ticket, ["followers"]);
   });
 }
@@ -60,14 +59,25 @@ export async function followTicket(ctx: RequestContext, ref: string, userIdOrMe:
  * who may see the ticket and do not follow it yet, while the ticket has room; one ticket.updated
  * when any was added. A ticket gone, merged or deleted takes nobody.
  */
-export async function addFollowers(tx: Tx, workspaceId: string, ticketId: string, userIds: string[], now: string): Promise<number> {
+export async function addFollowers(
+  tx: Tx,
+  workspaceId: string,
+  ticketId: string,
+  userIds: string[],
+  now: string,
+): Promise<number> {
   const ticket = await ticketOfWorkspace(tx, workspaceId, ticketId);
   if (!ticket || ticket.deletedAt || ticket.mergedIntoId) return 0;
   const current = (await followerIdsOf(tx, [ticket.id])).get(ticket.id) ?? [];
   const room = Math.max(0, MAX_FOLLOWERS - current.length);
-  const added = [...new Set(userIds)].filter(async (id) => !current.includes(id) && await maySee(tx, ticket, id)).slice(0, room);
+  const added: string[] = [];
+  for (const id of new Set(userIds)) {
+    if (added.length >= room) break;
+    if (!current.includes(id) && (await maySee(tx, ticket, id))) added.push(id);
+  }
   if (added.length === 0) return 0;
-  await tx.insert(ticketFollowers)
+  await tx
+    .insert(ticketFollowers)
     .values(added.map((userId) => ({ ticketId: ticket.id, userId, workspaceId, createdAt: now })));
   await emitTicketUpdated(tx, ticket, ["followers"]);
   return added.length;

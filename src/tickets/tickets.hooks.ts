@@ -40,7 +40,8 @@ export function registerUnassignOnMemberRemoval(deps: Pick<Deps, "db" | "ports">
         { enforceRequired: false },
         deps.ports,
       );
-      if (outcome.changes.length > 0) await emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
+      if (outcome.changes.length > 0)
+        await emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
     }
   });
 }

@@ -19,6 +19,15 @@ export const wakeSnoozedJob = defineJob({
 });
 
 /** Schedules the wake-up of a ticket a patch snoozed, in the patch's transaction. */
-export async function scheduleWake(tx: Tx, ticket: Pick<TicketRow, "id" | "workspaceId">, until: string): Promise<void> {
-  await enqueue(tx, wakeSnoozedJob, { ticket_id: ticket.id }, { runAt: new Date(until), workspaceId: ticket.workspaceId });
+export async function scheduleWake(
+  tx: Tx,
+  ticket: Pick<TicketRow, "id" | "workspaceId">,
+  until: string,
+): Promise<void> {
+  await enqueue(
+    tx,
+    wakeSnoozedJob,
+    { ticket_id: ticket.id },
+    { runAt: new Date(until), workspaceId: ticket.workspaceId },
+  );
 }

@@ -17,9 +17,13 @@ import { applyTicketPatch } from "./tickets.write";
  * Ids of the workspace's live solved tickets solved before `cutoff`, oldest first (the partial
  * index `tickets_ws_autoclose_idx` holds exactly these rows, so the scan never reads closed ones).
  */
-export async function solvedTicketsBefore(db: Queryable, workspaceId: string, cutoff: string, limit: number): Promise<string[]> {
-  return (await solvedTicketsBeforeQuery(db, workspaceId, cutoff, limit))
-    .map((r) => r.id);
+export async function solvedTicketsBefore(
+  db: Queryable,
+  workspaceId: string,
+  cutoff: string,
+  limit: number,
+): Promise<string[]> {
+  return (await solvedTicketsBeforeQuery(db, workspaceId, cutoff, limit)).map((r) => r.id);
 }
 
 /** The seek of solvedTicketsBefore, unexecuted (its test reads the query plan). */
@@ -46,7 +50,12 @@ export function solvedTicketsBeforeQuery(db: Queryable, workspaceId: string, cut
  * `auto_close`, attributed to the system, and `ticket.updated`. Required fields do not block it
  * (SPEC.md, Ticket status). Nothing when it is no longer solved or solved after `cutoff`.
  */
-export async function autoCloseTicket(workspaceId: string, ticketId: string, cutoff: string, deps: Deps): Promise<boolean> {
+export async function autoCloseTicket(
+  workspaceId: string,
+  ticketId: string,
+  cutoff: string,
+  deps: Deps,
+): Promise<boolean> {
   const now = deps.clock.now().toISOString();
   return await transact(deps.db, async (tx) => {
     const current = await ticketOfWorkspace(tx, workspaceId, ticketId);

@@ -79,7 +79,11 @@ describe("ticket list", () => {
     expect(await subjects("q=crash&priority=high")).toEqual([]);
     expect(await subjects("spam=false&priority=high&status=open&assignee=none")).toEqual(["gamma invoice"]);
     const { createView } = await import("../views/views.service");
-    const view = await createView(owner.ctx, { name: "High", shared: true, filters: { priority: ["high"] } }, desk.deps);
+    const view = await createView(
+      owner.ctx,
+      { name: "High", shared: true, filters: { priority: ["high"] } },
+      desk.deps,
+    );
     expect(await subjects(`view_id=${view.id}`)).toEqual(["alpha refund", "gamma invoice"]);
     expect(await subjects(`view_id=${view.id}&severity=none`)).toEqual(["gamma invoice"]);
     const contactTickets = await desk.api("GET", `/v1/contacts/${(a.contact as { id: string }).id}/tickets`, {

@@ -49,7 +49,12 @@ function checkValues(list: string[] | undefined, allowed: readonly string[], loc
 }
 
 /** Conditions for one filter set; `prefix` names where a bad value came from (query or a view). */
-export async function filterConditions(db: Queryable, ctx: RequestContext, filter: TicketFilter, prefix = "query"): Promise<SQL[]> {
+export async function filterConditions(
+  db: Queryable,
+  ctx: RequestContext,
+  filter: TicketFilter,
+  prefix = "query",
+): Promise<SQL[]> {
   const out: SQL[] = [];
   checkValues(filter.status, TICKET_STATUSES, `${prefix}.status`);
   checkValues(filter.priority, PRIORITIES, `${prefix}.priority`);
@@ -178,15 +183,20 @@ export async function listFiltersOf(db: Queryable, ctx: RequestContext, query: T
   const conditions = await filterConditions(db, ctx, fromQuery);
   if (query.view_id !== undefined) {
     const view = await findVisibleView(db, ctx, query.view_id);
-    conditions.push(...await filterConditions(db, ctx, viewToFilter(view.filters), "view.filters"));
+    conditions.push(...(await filterConditions(db, ctx, viewToFilter(view.filters), "view.filters")));
   }
   return conditions;
 }
 
 /** The list query, unexecuted (the benchmark prints its plan); `plan` says how to build the next cursor. */
-export async function buildTicketListQuery(db: Queryable, ctx: RequestContext, query: TicketListInput, extra: SQL[] = []) {
+export async function buildTicketListQuery(
+  db: Queryable,
+  ctx: RequestContext,
+  query: TicketListInput,
+  extra: SQL[] = [],
+) {
   const plan = await sortPlan(ctx, db, query.sort, query.order);
-  const conditions = [...await ticketScope(db, ctx), ...await listFiltersOf(db, ctx, query), ...extra];
+  const conditions = [...(await ticketScope(db, ctx)), ...(await listFiltersOf(db, ctx, query)), ...extra];
   const cursor = decodeCursor(query.cursor, 4);
   if (cursor) {
     const [sortName, order, value, id] = cursor;
@@ -214,7 +224,7 @@ export async function listTickets(
 ): Promise<Page<TicketJson>> {
   const { select, plan } = await buildTicketListQuery(db, ctx, query, extra);
   const rows = (await select).map((r) => ({ ...r.ticket, sort_value: r.sortValue }));
-  const page = pageOf(
+  const page = await pageOf(
     rows,
     query.limit,
     (row) => row,
@@ -245,11 +255,11 @@ export async function readTicketList(
   ctx: RequestContext,
   query: TicketListInput,
   contactId?: string,
-): Promise<Page<TicketJson> | Promise<Page<TicketJson>>> {
+): Promise<Page<TicketJson>> {
   const broad =
     searches(query.q) ||
     (query.view_id !== undefined && searches((await findVisibleView(deps.db, ctx, query.view_id)).filters.q));
-  if (broad) return deps.reads.run(ticketListRead, ctx.workspaceId, { ctx, query, contactId });
+  if (broad) return await deps.reads.run(ticketListRead, ctx.workspaceId, { ctx, query, contactId });
   return await listTickets(deps.db, ctx, query, contactId === undefined ? [] : [eq(tickets.contactId, contactId)]);
 }
 
@@ -257,8 +267,9 @@ export async function readTicketList(
  * Every visible view's count on a read pool worker: each count walks the tickets its filters match
  * (and a `q` the search index), which grows with the workspace, and the inbox asks on every load.
  */
-export const viewCountsRead = defineRead("tickets.view_counts", async (db, p: { ctx: RequestContext }) =>
-  await viewCounts(db, p.ctx),
+export const viewCountsRead = defineRead(
+  "tickets.view_counts",
+  async (db, p: { ctx: RequestContext }) => await viewCounts(db, p.ctx),
 );
 
 /**
@@ -285,15 +296,18 @@ export async function viewCounts(db: Queryable, ctx: RequestContext): Promise<Re
   for (const view of await listVisibleViews(db, ctx)) {
     try {
       const conditions = [
-        ...await ticketScope(db, ctx),
+        ...(await ticketScope(db, ctx)),
         eq(tickets.spam, false),
-        ...await filterConditions(db, ctx, viewToFilter(view.filters), "view.filters"),
+        ...(await filterConditions(db, ctx, viewToFilter(view.filters), "view.filters")),
       ];
       out[view.id] =
-        first(await db
-          .select({ n: sql<number>`count(*)` })
-          .from(tickets)
-          .where(and(...conditions)).limit(1))?.n ?? 0;
+        first(
+          await db
+            .select({ n: sql<number>`count(*)` })
+            .from(tickets)
+            .where(and(...conditions))
+            .limit(1),
+        )?.n ?? 0;
     } catch {
       // A view naming a field that was deleted since: it counts nothing rather than failing the inbox.
       out[view.id] = 0;

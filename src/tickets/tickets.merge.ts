@@ -30,21 +30,26 @@ export async function mergeTicket(ctx: RequestContext, ref: string, intoRef: str
     }
     if (target.id === source.id) throw invalidAt("body.into_id", "A ticket cannot be merged into itself.");
 
-    const moved = (await tx
-      .update(messages)
-      .set({ ticketId: target.id })
-      .where(eq(messages.ticketId, source.id))
-      .returning({ id: messages.id })).length;
-    const latestReply = first(await tx
-      .select({ bodyText: messages.bodyText })
-      .from(messages)
-      .where(and(eq(messages.ticketId, target.id), eq(messages.kind, "reply")))
-      .orderBy(desc(messages.createdAt), desc(messages.id))
-      .limit(1));
+    const moved = (
+      await tx
+        .update(messages)
+        .set({ ticketId: target.id })
+        .where(eq(messages.ticketId, source.id))
+        .returning({ id: messages.id })
+    ).length;
+    const latestReply = first(
+      await tx
+        .select({ bodyText: messages.bodyText })
+        .from(messages)
+        .where(and(eq(messages.ticketId, target.id), eq(messages.kind, "reply")))
+        .orderBy(desc(messages.createdAt), desc(messages.id))
+        .limit(1),
+    );
     const sourceTags = (await labelsOf(tx, "tickets", [source.id])).get(source.id) ?? [];
     if (sourceTags.length)
       await applyLabelWrite(tx, ctx, "tickets", target.id, { add_tags: sourceTags.map((t) => t.name) }, deps.ports);
-    await tx.update(tickets)
+    await tx
+      .update(tickets)
       .set({
         messageCount: sql`${tickets.messageCount} + ${moved}`,
         lastMessageAt: later(target.lastMessageAt, source.lastMessageAt)!,
@@ -56,24 +61,30 @@ export async function mergeTicket(ctx: RequestContext, ref: string, intoRef: str
         updatedAt: now,
       })
       .where(eq(tickets.id, target.id));
-    const closed = one(await tx
-      .update(tickets)
-      .set({
-        status: "closed",
-        mergedIntoId: target.id,
-        messageCount: 0,
-        solvedAt: source.solvedAt ?? now,
-        snoozedUntil: null,
-        updatedAt: now,
-      })
-      .where(eq(tickets.id, source.id))
-      .returning())!;
+    const closed = one(
+      await tx
+        .update(tickets)
+        .set({
+          status: "closed",
+          mergedIntoId: target.id,
+          messageCount: 0,
+          solvedAt: source.solvedAt ?? now,
+          snoozedUntil: null,
+          updatedAt: now,
+        })
+        .where(eq(tickets.id, source.id))
+        .returning(),
+    )!;
     await recordActivity(tx, ctx, closed, "merged", { into: target.id, into_number: target.number }, now);
     if (source.status !== "closed")
       await recordActivity(tx, ctx, closed, "status_changed", { from: source.status, to: "closed" }, now);
     await emitTicketUpdated(tx, closed, ["status", "merged_into_id", "message_count"]);
     const updatedTarget = await reloadTicket(tx, target.id);
-    await emitTicketUpdated(tx, updatedTarget, ["message_count", "last_message_at", ...(sourceTags.length ? ["tags"] : [])]);
+    await emitTicketUpdated(tx, updatedTarget, [
+      "message_count",
+      "last_message_at",
+      ...(sourceTags.length ? ["tags"] : []),
+    ]);
     return updatedTarget;
   });
 }

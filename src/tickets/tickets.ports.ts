@@ -2,7 +2,10 @@ import type { Queryable } from "../db/database";
 import { definePort } from "../lib/ports";
 
 /** Takes the workspace's next ticket number (in the caller's transaction); undefined when there is no such workspace. */
-export type TakeTicketNumber = (db: Queryable, workspaceId: string) => (number | undefined) | Promise<number | undefined>;
+export type TakeTicketNumber = (
+  db: Queryable,
+  workspaceId: string,
+) => (number | undefined) | Promise<number | undefined>;
 
 /**
  * The ticket-number counter sits on the workspace row (one write per new ticket, held by the

@@ -53,7 +53,11 @@ export async function userRefsOf(db: Queryable, ids: Array<string | null>): Prom
 export type KnownTicketParts = { contact?: ContactRefJson | null; tags?: TagRef[]; fields?: Record<string, unknown> };
 
 /** Presents many tickets with five batched look-ups (contacts, followers, people, tags, fields), never one per row. */
-export async function presentTickets(db: Queryable, rows: TicketRow[], known: KnownTicketParts = {}): Promise<TicketJson[]> {
+export async function presentTickets(
+  db: Queryable,
+  rows: TicketRow[],
+  known: KnownTicketParts = {},
+): Promise<TicketJson[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
   const single = rows.length === 1 ? rows[0]! : null;

@@ -14,7 +14,7 @@ import { tickets, type TicketRow } from "./tickets.table";
 
 /** The tickets a caller may count in reports: visible to them (private teams' only for members), live, not spam. */
 export const reportableTicketsSql = async (db: Queryable, ctx: RequestContext): Promise<SQL> =>
-  and(...await ticketScope(db, ctx), eq(tickets.spam, false))!;
+  and(...(await ticketScope(db, ctx)), eq(tickets.spam, false))!;
 export { reportTicketsSql } from "./tickets.report-sql";
 export { privateTeamOfLiveTicket } from "./tickets.presence";
 /**
@@ -48,10 +48,13 @@ export async function countTickets(
       sql`CAST(json_extract(${tickets.custom}, '$.ai_decisions.sla_risk.value') AS REAL) >= ${input.minSlaRisk}`,
     );
   return (
-    first(await db
-      .select({ n: count() })
-      .from(tickets)
-      .where(and(...where)).limit(1))?.n ?? 0
+    first(
+      await db
+        .select({ n: count() })
+        .from(tickets)
+        .where(and(...where))
+        .limit(1),
+    )?.n ?? 0
   );
 }
 export { presentTickets, userRefsOf, type TicketJson, type ContactRefJson } from "./tickets.present";

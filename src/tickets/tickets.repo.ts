@@ -52,7 +52,7 @@ export async function findVisibleTicket(
 /** The private team a ticket belongs to, if its team is private (its events then go to the team topic). */
 export async function privateTeamOf(db: Queryable, workspaceId: string, teamId: string | null): Promise<string | null> {
   if (!teamId) return null;
-  return await privateTeamOfWorkspace(db, workspaceId, teamId) ?? null;
+  return (await privateTeamOfWorkspace(db, workspaceId, teamId)) ?? null;
 }
 
 export async function reloadTicket(db: Queryable, id: string): Promise<TicketRow> {
@@ -78,17 +78,28 @@ const rowQueries = preparedFor((_sqlite, db) => ({
 
 /** A live ticket (not deleted, not merged away) whose snooze has run out by `now`. */
 export async function dueSnoozedTicket(db: Queryable, id: string, now: string): Promise<TicketRow | undefined> {
-  return first(await db
-    .select()
-    .from(tickets)
-    .where(
-      and(eq(tickets.id, id), isNull(tickets.deletedAt), isNull(tickets.mergedIntoId), lte(tickets.snoozedUntil, now)),
-    ).limit(1));
+  return first(
+    await db
+      .select()
+      .from(tickets)
+      .where(
+        and(
+          eq(tickets.id, id),
+          isNull(tickets.deletedAt),
+          isNull(tickets.mergedIntoId),
+          lte(tickets.snoozedUntil, now),
+        ),
+      )
+      .limit(1),
+  );
 }
 
 /** A ticket of the workspace by id, whatever its state (deleted and merged ones too). */
-export const ticketOfWorkspace = async (db: Queryable, workspaceId: string, id: string): Promise<TicketRow | undefined> =>
-  rowQueries(db).ofWorkspace.get({ workspaceId, id });
+export const ticketOfWorkspace = async (
+  db: Queryable,
+  workspaceId: string,
+  id: string,
+): Promise<TicketRow | undefined> => rowQueries(db).ofWorkspace.get({ workspaceId, id });
 
 /**
  * A contact's live open or pending tickets with activity since a time, newest first (inbound mail

@@ -51,7 +51,7 @@ function ticketCollectionRoutes(deps: Deps) {
     })
     .get(
       "/tickets/counts",
-      async ({ ctx }) => ({ ...await ticketCounts(deps.db, ctx), views: await readViewCounts(deps, ctx) }),
+      async ({ ctx }) => ({ ...(await ticketCounts(deps.db, ctx)), views: await readViewCounts(deps, ctx) }),
       {
         access: read,
         response: { 200: CountsSchema },
@@ -93,12 +93,16 @@ function ticketCollectionRoutes(deps: Deps) {
 function oneTicketRoutes(deps: Deps) {
   return new Elysia({ tags: ["tickets"] })
     .use(deps.guard)
-    .get("/tickets/:id", async ({ ctx, params }) => await presentTicket(deps.db, await getTicket(deps.db, ctx, params.id)), {
-      access: read,
-      params: IdParams,
-      response: { 200: TicketSchema },
-      detail: { summary: "A ticket by UUID, number or #number" },
-    })
+    .get(
+      "/tickets/:id",
+      async ({ ctx, params }) => await presentTicket(deps.db, await getTicket(deps.db, ctx, params.id)),
+      {
+        access: read,
+        params: IdParams,
+        response: { 200: TicketSchema },
+        detail: { summary: "A ticket by UUID, number or #number" },
+      },
+    )
     .patch(
       "/tickets/:id",
       async ({ ctx, params, body }) => await presentTicket(deps.db, await updateTicket(ctx, params.id, body, deps)),
@@ -121,7 +125,8 @@ function oneTicketRoutes(deps: Deps) {
     )
     .post(
       "/tickets/:id/merge",
-      async ({ ctx, params, body }) => await presentTicket(deps.db, await mergeTicket(ctx, params.id, String(body.into_id), deps)),
+      async ({ ctx, params, body }) =>
+        await presentTicket(deps.db, await mergeTicket(ctx, params.id, String(body.into_id), deps)),
       {
         access: write,
         params: IdParams,
@@ -132,7 +137,8 @@ function oneTicketRoutes(deps: Deps) {
     )
     .get(
       "/tickets/:id/activities",
-      async ({ ctx, params }) => completeList(await presentActivities(deps.db, await listActivities(deps.db, ctx, params.id))),
+      async ({ ctx, params }) =>
+        completeList(await presentActivities(deps.db, await listActivities(deps.db, ctx, params.id))),
       {
         access: read,
         params: IdParams,

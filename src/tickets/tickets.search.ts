@@ -70,7 +70,7 @@ async function rankedTicketIds(
   return db.all<{ id: string }>(sql`
     WITH hits(ticket_id, score) AS (${sql.join(parts, sql` UNION ALL `)})
     SELECT tickets.id AS id FROM hits JOIN tickets ON tickets.id = hits.ticket_id
-    WHERE ${and(...await ticketScope(db, ctx), eq(tickets.spam, false))}
+    WHERE ${and(...(await ticketScope(db, ctx)), eq(tickets.spam, false))}
     GROUP BY tickets.id
     ORDER BY min(hits.score) ASC, tickets.last_message_at DESC, tickets.id DESC
     LIMIT ${limit}`);
@@ -101,12 +101,17 @@ function wordHitsSql(ctx: RequestContext, plan: SearchPlan, limit: number): SQL 
  * The tickets among `ids` the caller may see (the list's scope, spam left out), presented in the
  * order given: semantic search ranks ids outside SQL and keeps only what the tickets list would show.
  */
-export async function visibleTicketsAmong(db: Queryable, ctx: RequestContext, ids: string[], limit: number): Promise<TicketJson[]> {
+export async function visibleTicketsAmong(
+  db: Queryable,
+  ctx: RequestContext,
+  ids: string[],
+  limit: number,
+): Promise<TicketJson[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .select()
     .from(tickets)
-    .where(and(inArray(tickets.id, ids), ...await ticketScope(db, ctx), eq(tickets.spam, false)));
+    .where(and(inArray(tickets.id, ids), ...(await ticketScope(db, ctx)), eq(tickets.spam, false)));
   const byId = new Map(rows.map((r) => [r.id, r]));
   const ordered = ids.flatMap((id) => byId.get(id) ?? []).slice(0, limit);
   return await presentTickets(db, ordered);
@@ -152,11 +157,17 @@ export async function ticketTextsForEmbedding(
 }
 
 /** Live ticket ids of a workspace after `afterId` in id (creation) order: semantic search's backfill pages. */
-export const liveTicketIdsAfter = async (db: Queryable, workspaceId: string, afterId: string, limit: number): Promise<string[]> =>
-  (await db
-    .select({ id: tickets.id })
-    .from(tickets)
-    .where(and(eq(tickets.workspaceId, workspaceId), gt(tickets.id, afterId), liveTicket))
-    .orderBy(asc(tickets.id))
-    .limit(limit))
-    .map((r) => r.id);
+export const liveTicketIdsAfter = async (
+  db: Queryable,
+  workspaceId: string,
+  afterId: string,
+  limit: number,
+): Promise<string[]> =>
+  (
+    await db
+      .select({ id: tickets.id })
+      .from(tickets)
+      .where(and(eq(tickets.workspaceId, workspaceId), gt(tickets.id, afterId), liveTicket))
+      .orderBy(asc(tickets.id))
+      .limit(limit)
+  ).map((r) => r.id);

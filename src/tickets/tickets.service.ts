@@ -73,7 +73,14 @@ export async function addMessage(
     let ticket = await findVisibleTicket(tx, ctx, ticketIdOrNumber);
     for (let hops = 0; ticket.mergedIntoId && hops < 10; hops++) ticket = await reloadTicket(tx, ticket.mergedIntoId);
     const written = await writeMessage(tx, ctx, ticket, input, now, deps.ports);
-    await emitMessageCreated(tx, written.ticket, written.message, deps, { attachments: written.attachments }, options.origin);
+    await emitMessageCreated(
+      tx,
+      written.ticket,
+      written.message,
+      deps,
+      { attachments: written.attachments },
+      options.origin,
+    );
     await emitTicketUpdated(tx, written.ticket, written.changes, written.assigneeChanged);
     return written.message;
   });
@@ -99,30 +106,38 @@ export async function bulkUpdateTickets(
   deps: Deps,
 ): Promise<{ updated: number; ids: string[] }> {
   const now = deps.clock.now().toISOString();
-  return await transact(deps.db, (tx) => {
+  return await transact(deps.db, async (tx) => {
     const done: string[] = [];
     const seen = new Set<string>();
-    input.ids.forEach(async (ref, index) => {
+    for (const [index, ref] of input.ids.entries()) {
       let ticket: TicketRow;
       try {
         ticket = await findVisibleTicket(tx, ctx, ref, { includeMerged: false });
       } catch {
         throw invalidAt(`body.ids.${index}`, "No such ticket.");
       }
-      if (seen.has(ticket.id)) return;
+      if (seen.has(ticket.id)) continue;
       seen.add(ticket.id);
       if (input.delete) {
         await softDelete(tx, ticket, now);
         done.push(ticket.id);
-        return;
+        continue;
       }
-      const outcome = await applyTicketPatch(tx, ctx, ticket, input.patch ?? {}, now, { enforceRequired: true }, deps.ports);
+      const outcome = await applyTicketPatch(
+        tx,
+        ctx,
+        ticket,
+        input.patch ?? {},
+        now,
+        { enforceRequired: true },
+        deps.ports,
+      );
       if (outcome.wakeAt) await scheduleWake(tx, outcome.row, outcome.wakeAt);
       if (outcome.changes.length > 0) {
         await emitTicketUpdated(tx, outcome.row, outcome.changes, outcome.assigneeChanged);
         done.push(ticket.id);
       }
-    });
+    }
     return { updated: done.length, ids: done };
   });
 }

@@ -46,5 +46,8 @@ export async function unsolvedTicketsAfter(
 }
 
 /** A live ticket (neither deleted nor merged away) of the workspace, as the SLA feature reads it. */
-export const liveSlaTicket = async (db: Queryable, workspaceId: string, id: string): Promise<SlaTicketInput | undefined> =>
-  await liveTicketRow(db, workspaceId, id);
+export const liveSlaTicket = async (
+  db: Queryable,
+  workspaceId: string,
+  id: string,
+): Promise<SlaTicketInput | undefined> => await liveTicketRow(db, workspaceId, id);

@@ -131,7 +131,12 @@ export async function liveTicketRow(db: Queryable, workspaceId: string, id: stri
 }
 
 /** Writes a ticket's SLA state (JSON) and updated_at. */
-export async function writeTicketSla(db: Queryable, id: string, sla: TicketRow["sla"], updatedAt: string): Promise<void> {
+export async function writeTicketSla(
+  db: Queryable,
+  id: string,
+  sla: TicketRow["sla"],
+  updatedAt: string,
+): Promise<void> {
   statements(db).setSla.run(sla === null ? null : JSON.stringify(sla), updatedAt, id);
 }
 
@@ -197,4 +202,5 @@ export const ticketByNumberRow = async (
 ): Promise<{ id: string; contactId: string | null } | undefined> =>
   statements(db).byNumber.get(workspaceId, number) ?? undefined;
 
-export const isSpamTicket = async (db: Queryable, id: string): Promise<boolean> => statements(db).spam.get(id)?.spam === 1;
+export const isSpamTicket = async (db: Queryable, id: string): Promise<boolean> =>
+  statements(db).spam.get(id)?.spam === 1;

@@ -10,13 +10,10 @@ import { eventsAfter, newField, newTeam, newTicket } from "../../test/kit/ticket
 import { lastSeq } from "../../test/kit/events";
 
 const desk = await startTestDesk();
-const stored = async (id: string) => first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, id)).limit(1))!;
+const stored = async (id: string) =>
+  first(await desk.deps.db.select().from(tickets).where(eq(tickets.id, id)).limit(1))!;
 const activityTypes = async (id: string) =>
-  (await desk.deps.db
-    .select()
-    .from(activities)
-    .where(eq(activities.ticketId, id)))
-    .map((a) => a.type);
+  (await desk.deps.db.select().from(activities).where(eq(activities.ticketId, id))).map((a) => a.type);
 
 describe("tickets: access", () => {
   test("401 without credential, 403 for low role and wrong scope, 404 for another workspace", async () => {
@@ -39,7 +36,8 @@ describe("tickets: access", () => {
       403,
     );
     expect(
-      (await desk.api("GET", "/v1/tickets", { headers: (await createKey(desk, owner, ["contacts:read"])).headers })).status,
+      (await desk.api("GET", "/v1/tickets", { headers: (await createKey(desk, owner, ["contacts:read"])).headers }))
+        .status,
     ).toBe(403);
     for (const [method, path, body] of [
       ["GET", `/v1/tickets/${ticket.id}`, undefined],
@@ -298,17 +296,13 @@ describe("tickets: update", () => {
       body: { status: "on_hold", snoozed_until: past },
     });
     expect(res.body.snoozed_until).toBe(past);
-    const job = (await desk.deps.db
-      .select()
-      .from(jobs)
-      .where(eq(jobs.kind, "tickets.wake_snoozed")))
-      .find((j) => (j.payload as { ticket_id: string }).ticket_id === ticket.id);
+    const job = (await desk.deps.db.select().from(jobs).where(eq(jobs.kind, "tickets.wake_snoozed"))).find(
+      (j) => (j.payload as { ticket_id: string }).ticket_id === ticket.id,
+    );
     expect(job).toBeDefined();
     await desk.jobs.drain();
     expect(await stored(ticket.id)).toMatchObject({ status: "open", snoozedUntil: null });
-    const woken = (await eventsAfter(desk, workspace.id, seq))
-      .filter((e) => e.type === "ticket.updated")
-      .at(-1)!;
+    const woken = (await eventsAfter(desk, workspace.id, seq)).filter((e) => e.type === "ticket.updated").at(-1)!;
     expect(woken.data.changes).toEqual(["snoozed_until", "status"]);
     expect((await activityTypes(ticket.id)).filter((t) => t === "status_changed")).toHaveLength(2);
     // a ticket snoozed for the future is left alone
@@ -360,7 +354,10 @@ describe("tickets: bulk, merge, spam, counts", () => {
       body: { ids: [a.id, b.id], delete: true },
     });
     expect(del.body).toEqual({ updated: 2, ids: [a.id, b.id] });
-    expect((await eventsAfter(desk, workspace.id, seq)).map((e) => e.type)).toEqual(["ticket.deleted", "ticket.deleted"]);
+    expect((await eventsAfter(desk, workspace.id, seq)).map((e) => e.type)).toEqual([
+      "ticket.deleted",
+      "ticket.deleted",
+    ]);
     expect(
       (await desk.api("POST", "/v1/tickets/bulk", { headers: owner.headers, body: { ids: [], patch: {} } })).status,
     ).toBe(422);
@@ -437,7 +434,11 @@ describe("tickets: bulk, merge, spam, counts", () => {
     await newTicket(desk, owner, { status: "pending" });
     const spam = await newTicket(desk, owner);
     await desk.api("PATCH", `/v1/tickets/${spam.id}`, { headers: owner.headers, body: { spam: true } });
-    const view = await createView(owner.ctx, { name: "Urgent", shared: true, filters: { priority: ["urgent"] } }, desk.deps);
+    const view = await createView(
+      owner.ctx,
+      { name: "Urgent", shared: true, filters: { priority: ["urgent"] } },
+      desk.deps,
+    );
     const res = await desk.api("GET", "/v1/tickets/counts", { headers: owner.headers });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
@@ -472,11 +473,9 @@ describe("tickets: bulk, merge, spam, counts", () => {
     expect(after.body).toMatchObject({ unassigned: 3, mine: 1, open: 3, pending: 1, solved: 1, spam: 0 });
     const forAgent = await desk.api("GET", "/v1/tickets/counts", { headers: agent.headers });
     expect(forAgent.body).toMatchObject({ unassigned: 2, mine: 0, open: 2 });
-    const live = (await desk.deps.db
-      .select()
-      .from(tickets)
-      .where(eq(tickets.workspaceId, workspace.id)))
-      .filter((t) => !t.deletedAt && !t.mergedIntoId);
+    const live = (await desk.deps.db.select().from(tickets).where(eq(tickets.workspaceId, workspace.id))).filter(
+      (t) => !t.deletedAt && !t.mergedIntoId,
+    );
     expect(live.filter((t) => t.status === "open" && !t.spam)).toHaveLength(after.body.open);
     void z;
   });
@@ -528,14 +527,12 @@ describe("a member leaving", () => {
     const untouched = await newTicket(desk, owner, { subject: "Someone else's", assignee_id: owner.id });
     // The same person in another workspace keeps their tickets there.
     const elsewhere = await createWorkspaceWithOwner(desk);
-    await desk.deps.db
-      .insert(members)
-      .values({
-        workspaceId: elsewhere.workspace.id,
-        userId: agent.id,
-        role: "agent",
-        createdAt: new Date().toISOString(),
-      });
+    await desk.deps.db.insert(members).values({
+      workspaceId: elsewhere.workspace.id,
+      userId: agent.id,
+      role: "agent",
+      createdAt: new Date().toISOString(),
+    });
     const theirs = await newTicket(desk, elsewhere.owner, { subject: "Elsewhere", assignee_id: agent.id });
     const before = await lastSeq(desk, workspace.id);
 

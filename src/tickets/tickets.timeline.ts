@@ -52,7 +52,12 @@ export async function recordActivity(
 }
 
 /** `ticket.updated { ticket, changes }`; the new assignee's user topic is told when the assignee changes. */
-export async function emitTicketUpdated(tx: Tx, ticket: TicketRow, changes: string[], assigneeChanged = false): Promise<void> {
+export async function emitTicketUpdated(
+  tx: Tx,
+  ticket: TicketRow,
+  changes: string[],
+  assigneeChanged = false,
+): Promise<void> {
   await appendEvent(tx, ticketUpdated, {
     workspaceId: ticket.workspaceId,
     data: { ticket: await presentTicket(tx, ticket), changes },

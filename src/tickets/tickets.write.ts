@@ -21,8 +21,13 @@ import { tickets, type TicketRow, type TicketStatus } from "./tickets.table";
 const SOLVED_STATES: TicketStatus[] = ["solved", "closed"];
 
 /** An assignee must be a member of this workspace who is not a viewer. */
-export async function assertAssignable(db: Queryable, workspaceId: string, userId: string, location: string): Promise<void> {
-  if (!await isAssignableMember(db, workspaceId, userId))
+export async function assertAssignable(
+  db: Queryable,
+  workspaceId: string,
+  userId: string,
+  location: string,
+): Promise<void> {
+  if (!(await isAssignableMember(db, workspaceId, userId)))
     throw invalidAt(location, "The assignee must be a member of this workspace who is not a viewer.");
 }
 
@@ -32,8 +37,14 @@ export async function assertTeam(db: Queryable, ctx: RequestContext, teamId: str
   if (!visible) throw invalidAt(location, "No such team in this workspace.");
 }
 
-export async function assertMailbox(db: Queryable, workspaceId: string, mailboxId: string, location: string): Promise<void> {
-  if (!await mailboxExists(db, workspaceId, mailboxId)) throw invalidAt(location, "No such mailbox in this workspace.");
+export async function assertMailbox(
+  db: Queryable,
+  workspaceId: string,
+  mailboxId: string,
+  location: string,
+): Promise<void> {
+  if (!(await mailboxExists(db, workspaceId, mailboxId)))
+    throw invalidAt(location, "No such mailbox in this workspace.");
 }
 
 /** 422 field_required when a required_on_solve field is still empty (values written earlier in this transaction count). */
@@ -96,7 +107,13 @@ type PatchDraft = {
 };
 
 /** The plain columns: subject, priority, severity, assignee, team, spam, snooze. */
-async function patchColumns(tx: Tx, ctx: RequestContext, current: TicketRow, patch: TicketPatch, draft: PatchDraft): Promise<void> {
+async function patchColumns(
+  tx: Tx,
+  ctx: RequestContext,
+  current: TicketRow,
+  patch: TicketPatch,
+  draft: PatchDraft,
+): Promise<void> {
   if (patch.subject !== undefined && patch.subject !== current.subject) {
     draft.set.subject = patch.subject;
     draft.changes.push("subject");
@@ -206,7 +223,8 @@ async function patchStatus(
   draft: PatchDraft,
 ): Promise<void> {
   if (patch.status === undefined || patch.status === current.status) return;
-  if (options.enforceRequired && SOLVED_STATES.includes(patch.status)) await assertSolvable(tx, ctx.workspaceId, current.id);
+  if (options.enforceRequired && SOLVED_STATES.includes(patch.status))
+    await assertSolvable(tx, ctx.workspaceId, current.id);
   draft.set.status = patch.status;
   // A solved or closed ticket has nothing left to wake for: its snooze ends, so the Snoozed folder
   // holds only tickets that will come back (unless this same patch snoozes it on purpose).

@@ -69,12 +69,18 @@ export async function updateTriage(ctx: RequestContext, patch: TriagePatch, deps
       threshold: patch.threshold ?? current.threshold,
     };
     if (JSON.stringify(next) === JSON.stringify(current)) return;
-    await tx.insert(triageSettings)
+    await tx
+      .insert(triageSettings)
       .values({ workspaceId: ctx.workspaceId, ...next, updatedAt: now })
       .onConflictDoUpdate({
         target: triageSettings.workspaceId,
         set: { ...next, updatedAt: now },
       });
-    await recordAudit(tx, ctx, { action: "triage.updated", entityType: "triage", entityId: ctx.workspaceId, data: patch });
+    await recordAudit(tx, ctx, {
+      action: "triage.updated",
+      entityType: "triage",
+      entityId: ctx.workspaceId,
+      data: patch,
+    });
   });
 }

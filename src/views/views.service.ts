@@ -57,7 +57,7 @@ export const listVisibleViews = async (db: Queryable, ctx: RequestContext): Prom
 async function checkFilters(tx: Tx, ctx: RequestContext, filters: ViewFilters): Promise<ViewFilters> {
   const out: ViewFilters = { ...filters };
   if (filters.assignee !== undefined && filters.assignee !== "me" && filters.assignee !== "none") {
-    if (!await isMember(tx, ctx.workspaceId, filters.assignee))
+    if (!(await isMember(tx, ctx.workspaceId, filters.assignee)))
       throw invalidAt("body.filters.assignee", "assignee is me, none or a member's user id");
   }
   if (filters.team_id !== undefined) {
@@ -65,7 +65,7 @@ async function checkFilters(tx: Tx, ctx: RequestContext, filters: ViewFilters): 
       throw invalidAt("body.filters.team_id", "no team of this workspace has this id");
   }
   if (filters.mailbox_id !== undefined) {
-    if (!await mailboxExists(tx, ctx.workspaceId, filters.mailbox_id))
+    if (!(await mailboxExists(tx, ctx.workspaceId, filters.mailbox_id)))
       throw invalidAt("body.filters.mailbox_id", "no mailbox of this workspace has this id");
   }
   if (filters.tag !== undefined) {
@@ -73,7 +73,7 @@ async function checkFilters(tx: Tx, ctx: RequestContext, filters: ViewFilters): 
     const problem = labelNameProblem(out.tag);
     if (problem) throw invalidAt("body.filters.tag", problem);
   }
-  filters.fields?.forEach(async (filter, index) => {
+  for (const [index, filter] of (filters.fields ?? []).entries()) {
     try {
       await fieldFilterSql(ctx, "ticket", filter, views.id, tx);
     } catch (error) {
@@ -81,7 +81,7 @@ async function checkFilters(tx: Tx, ctx: RequestContext, filters: ViewFilters): 
         throw invalidAt(`body.filters.fields.${index}`, error.errors[0].message);
       throw error;
     }
-  });
+  }
   return out;
 }
 
@@ -92,7 +92,11 @@ function mayChange(ctx: RequestContext, row: ViewRow): boolean {
 
 export type ViewInput = { name?: string; shared?: boolean; position?: number; filters?: ViewFilters };
 
-export async function createView(ctx: RequestContext, input: ViewInput & { name: string }, deps: Deps): Promise<ViewRow> {
+export async function createView(
+  ctx: RequestContext,
+  input: ViewInput & { name: string },
+  deps: Deps,
+): Promise<ViewRow> {
   const shared = input.shared ?? ctx.actor.type !== "user";
   if (shared && !roleAtLeast(ctx.role, "admin")) throw forbidden("Only admins create shared views.");
   if (!shared && ctx.actor.type !== "user")
@@ -101,36 +105,44 @@ export async function createView(ctx: RequestContext, input: ViewInput & { name:
     const filters = await checkFilters(tx, ctx, input.filters ?? {});
     const position =
       input.position ??
-      first(await tx
-        .select({ next: sql<number>`coalesce(max(${views.position}) + 1, 0)` })
-        .from(views)
-        .where(eq(views.workspaceId, ctx.workspaceId)).limit(1))?.next ??
+      first(
+        await tx
+          .select({ next: sql<number>`coalesce(max(${views.position}) + 1, 0)` })
+          .from(views)
+          .where(eq(views.workspaceId, ctx.workspaceId))
+          .limit(1),
+      )?.next ??
       0;
     const now = deps.clock.now().toISOString();
-    const row = one(await tx
-      .insert(views)
-      .values({
-        id: newId(),
-        workspaceId: ctx.workspaceId,
-        userId: actorUserId(ctx),
-        name: input.name,
-        shared,
-        position,
-        filters,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning());
+    const row = one(
+      await tx
+        .insert(views)
+        .values({
+          id: newId(),
+          workspaceId: ctx.workspaceId,
+          userId: actorUserId(ctx),
+          name: input.name,
+          shared,
+          position,
+          filters,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     await appendEvent(tx, viewCreated, { workspaceId: ctx.workspaceId, data: { view: presentView(row) } });
     return row;
   });
 }
 
 async function findForChange(tx: Tx, ctx: RequestContext, id: string): Promise<ViewRow> {
-  const row = first(await tx
-    .select()
-    .from(views)
-    .where(and(eq(views.workspaceId, ctx.workspaceId), eq(views.id, id), visibleTo(ctx))).limit(1));
+  const row = first(
+    await tx
+      .select()
+      .from(views)
+      .where(and(eq(views.workspaceId, ctx.workspaceId), eq(views.id, id), visibleTo(ctx)))
+      .limit(1),
+  );
   if (!row) throw notFound("View");
   if (!mayChange(ctx, row)) throw forbidden("Only admins change shared views.");
   return row;
@@ -148,11 +160,13 @@ export async function updateView(ctx: RequestContext, id: string, input: ViewInp
     if (input.shared !== undefined) patch.shared = input.shared;
     if (input.position !== undefined) patch.position = input.position;
     if (input.filters !== undefined) patch.filters = await checkFilters(tx, ctx, input.filters);
-    const row = one(await tx
-      .update(views)
-      .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
-      .where(eq(views.id, id))
-      .returning());
+    const row = one(
+      await tx
+        .update(views)
+        .set({ ...patch, updatedAt: deps.clock.now().toISOString() })
+        .where(eq(views.id, id))
+        .returning(),
+    );
     await appendEvent(tx, viewUpdated, { workspaceId: ctx.workspaceId, data: { view: presentView(row) } });
     return row;
   });
@@ -170,7 +184,13 @@ export async function deleteView(ctx: RequestContext, id: string, deps: Deps): P
  * Rewrites the `tag` filter of every view naming a label (rename or merge of a label). Views
  * change as a side effect of the label change, each with its own view.updated event.
  */
-export async function renameTagInViews(tx: Tx, workspaceId: string, fromKey: string, toName: string, now: Date): Promise<void> {
+export async function renameTagInViews(
+  tx: Tx,
+  workspaceId: string,
+  fromKey: string,
+  toName: string,
+  now: Date,
+): Promise<void> {
   const rows = await tx
     .select()
     .from(views)
@@ -178,11 +198,13 @@ export async function renameTagInViews(tx: Tx, workspaceId: string, fromKey: str
   for (const row of rows) {
     const tag = row.filters.tag;
     if (tag === undefined || tag.toLocaleLowerCase("en-US") !== fromKey || tag === toName) continue;
-    const updated = one(await tx
-      .update(views)
-      .set({ filters: { ...row.filters, tag: toName }, updatedAt: now.toISOString() })
-      .where(eq(views.id, row.id))
-      .returning());
+    const updated = one(
+      await tx
+        .update(views)
+        .set({ filters: { ...row.filters, tag: toName }, updatedAt: now.toISOString() })
+        .where(eq(views.id, row.id))
+        .returning(),
+    );
     await appendEvent(tx, viewUpdated, { workspaceId, data: { view: presentView(updated) } });
   }
 }

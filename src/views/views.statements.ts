@@ -41,5 +41,8 @@ export async function visibleViewRow(
   return raw ? viewOf(raw) : undefined;
 }
 
-export const visibleViewRows = async (db: Queryable, workspaceId: string, userId: string | null): Promise<VisibleView[]> =>
-  statements(db).all.all(workspaceId, userId).map(viewOf);
+export const visibleViewRows = async (
+  db: Queryable,
+  workspaceId: string,
+  userId: string | null,
+): Promise<VisibleView[]> => statements(db).all.all(workspaceId, userId).map(viewOf);

@@ -8,11 +8,7 @@ import { lastSeq } from "../../test/kit/events";
 
 const desk: TestDesk = await startTestDesk();
 const eventsSince = async (workspaceId: string, seq: number) =>
-  (await desk.deps.db
-    .select()
-    .from(events)
-    .where(eq(events.workspaceId, workspaceId)))
-    .filter((e) => e.seq > seq);
+  (await desk.deps.db.select().from(events).where(eq(events.workspaceId, workspaceId))).filter((e) => e.seq > seq);
 
 describe("views", () => {
   test("personal views are their owner's alone; shared views need an admin", async () => {
@@ -59,7 +55,7 @@ describe("views", () => {
       status: ["open"],
       assignee: "me",
     });
-    expect(async () => await findVisibleView(desk.deps.db, other.ctx, mine.body.id)).toThrow();
+    await expect(findVisibleView(desk.deps.db, other.ctx, mine.body.id)).rejects.toThrow();
     const key = await createKey(desk, owner, ["tickets:read"]);
     expect(
       (await desk.api("GET", "/v1/views", { headers: key.headers })).body.data.map((v: { name: string }) => v.name),
@@ -75,12 +71,12 @@ describe("views", () => {
     ).body;
     const personal = (await desk.api("POST", "/v1/views", { headers: a.owner.headers, body: { name: "A personal" } }))
       .body;
-    expect(async () => await findVisibleView(desk.deps.db, b.owner.ctx, shared.id)).toThrow("View");
+    await expect(findVisibleView(desk.deps.db, b.owner.ctx, shared.id)).rejects.toThrow("View");
     expect(await listVisibleViews(desk.deps.db, b.owner.ctx)).toEqual([]);
     expect((await desk.api("GET", `/v1/views/${shared.id}`, { headers: b.owner.headers })).status).toBe(404);
     const keyCtx = { ...a.owner.ctx, actor: { type: "api_key" as const, apiKeyId: "k", createdBy: a.owner.id } };
     expect((await listVisibleViews(desk.deps.db, keyCtx)).map((v) => v.name)).toEqual(["A shared"]);
-    expect(async () => await findVisibleView(desk.deps.db, keyCtx, personal.id)).toThrow("View");
+    await expect(findVisibleView(desk.deps.db, keyCtx, personal.id)).rejects.toThrow("View");
     expect(await findVisibleView(desk.deps.db, a.owner.ctx, personal.id)).toMatchObject({
       id: personal.id,
       shared: false,

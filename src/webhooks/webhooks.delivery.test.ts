@@ -35,13 +35,20 @@ async function endpoint(
   return { id: res.body.id as string, path };
 }
 
-const emit = async (target: TestDesk, workspaceId: string, type = "ticket.created", privateTeamId: string | null = null) =>
-  await transact(target.deps.db, async (tx) =>
-    await appendEvent(tx, anyEvent(type), {
-      workspaceId,
-      data: { ticket: { id: "t1", subject: "Printer on fire" } },
-      privateTeamId,
-    }),
+const emit = async (
+  target: TestDesk,
+  workspaceId: string,
+  type = "ticket.created",
+  privateTeamId: string | null = null,
+) =>
+  await transact(
+    target.deps.db,
+    async (tx) =>
+      await appendEvent(tx, anyEvent(type), {
+        workspaceId,
+        data: { ticket: { id: "t1", subject: "Printer on fire" } },
+        privateTeamId,
+      }),
   );
 
 const deliveriesOf = async (target: TestDesk, webhookId: string) =>
@@ -84,16 +91,14 @@ describe("webhook delivery", () => {
   test("routing: types listed or all; paused endpoints get nothing; private-team events only where granted", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const now = new Date().toISOString();
-    await desk.deps.db
-      .insert(teams)
-      .values({
-        id: `team-${workspace.id}`,
-        workspaceId: workspace.id,
-        name: "VIP",
-        private: true,
-        createdAt: now,
-        updatedAt: now,
-      });
+    await desk.deps.db.insert(teams).values({
+      id: `team-${workspace.id}`,
+      workspaceId: workspace.id,
+      name: "VIP",
+      private: true,
+      createdAt: now,
+      updatedAt: now,
+    });
     const typed = await endpoint(desk, owner);
     const all = await endpoint(desk, owner, { events: ["*"] });
     const paused = await endpoint(desk, owner, { events: ["*"], enabled: false });
@@ -103,9 +108,9 @@ describe("webhook delivery", () => {
     await emit(desk, workspace.id, "ticket.created");
     await emit(desk, workspace.id, "contact.created");
     await emit(desk, workspace.id, "ticket.created", `team-${workspace.id}`);
-    expect(await before(typed.id) - baseline.typed).toBe(1);
-    expect(await before(all.id) - baseline.all).toBe(2);
-    expect(await before(granted.id) - baseline.granted).toBe(3);
+    expect((await before(typed.id)) - baseline.typed).toBe(1);
+    expect((await before(all.id)) - baseline.all).toBe(2);
+    expect((await before(granted.id)) - baseline.granted).toBe(3);
     expect(await deliveriesOf(desk, paused.id)).toHaveLength(0);
     await desk.jobs.drain();
     expect(receivedBy(paused.path)).toHaveLength(0);
@@ -157,7 +162,7 @@ describe("webhook delivery", () => {
     receiver.answers.set(hook.path, () => ({ status: 302, headers: { location: receiver.url(target.path) } }));
     const closed = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
     const deadPort = closed.port;
-    closed.stop(true);
+    await closed.stop(true);
     const dead = await desk.api("POST", "/v1/webhooks", {
       headers: owner.headers,
       body: { url: `http://127.0.0.1:${deadPort}/gone`, events: ["ticket.created"] },
@@ -244,22 +249,23 @@ describe("webhook delivery", () => {
   test("a delivery queued by an earlier release (one job per delivery, no due time) is still delivered", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
     const hook = await endpoint(desk, owner);
-    const event = await transact(desk.deps.db, async (tx) =>
-      await appendEvent(tx, anyEvent("webhook.deleted"), { workspaceId: workspace.id, data: { webhook_id: "old" } }),
+    const event = await transact(
+      desk.deps.db,
+      async (tx) =>
+        await appendEvent(tx, anyEvent("webhook.deleted"), { workspaceId: workspace.id, data: { webhook_id: "old" } }),
     );
     const deliveryId = crypto.randomUUID();
     await transact(desk.deps.db, async (tx) => {
-      await tx.insert(webhookDeliveries)
-        .values({
-          id: deliveryId,
-          workspaceId: workspace.id,
-          webhookId: hook.id,
-          eventId: event.id,
-          eventType: event.type,
-          status: "pending",
-          createdAt: clock.now().toISOString(),
-          updatedAt: clock.now().toISOString(),
-        });
+      await tx.insert(webhookDeliveries).values({
+        id: deliveryId,
+        workspaceId: workspace.id,
+        webhookId: hook.id,
+        eventId: event.id,
+        eventType: event.type,
+        status: "pending",
+        createdAt: clock.now().toISOString(),
+        updatedAt: clock.now().toISOString(),
+      });
       await enqueueByName(tx, "webhooks.deliver", { delivery_id: deliveryId }, { workspaceId: workspace.id });
     });
     await desk.jobs.drain();
@@ -300,7 +306,8 @@ describe("restart", () => {
       receiver.answers.set(hook.path, () =>
         mode === "failing" ? { status: 503 } : mode === "slow" ? { status: 200, delayMs: 100 } : { status: 200 },
       );
-    const emitted = Array.from({ length: 20 }, async () => await emit(first, workspace.id));
+    const emitted = [];
+    for (let i = 0; i < 20; i++) emitted.push(await emit(first, workspace.id));
     await first.jobs.drain();
     // Half of the rest are in flight (slow but successful) when the first Desk stops.
     mode = "slow";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Db, Tx } from "../db/database";
 import { deskClock } from "../db/desk-clock";
 import { preparedFor } from "../db/prepared";
-import { batchedWrite, transact } from "../db/tx";
+import { batchedWrite } from "../db/tx";
 import { onEveryEvent } from "../events/bus";
 import type { StoredEvent } from "../events/envelope";
 import { defineJob, type JobContext } from "../jobs/define";
@@ -71,9 +71,10 @@ export const deliverWebhookJob = defineJob({
     const { load, due } = legacyStatements(deps.db);
     const row = load.get(delivery_id);
     if (!row) return;
-    await batchedWrite(deps.db, async () => {
+    // The wake-up is part of the batched write's change (its tx), as it was nested in it before.
+    await batchedWrite(deps.db, async (tx) => {
       due.run(deps.clock.now().toISOString(), delivery_id);
-      await transact(deps.db, async (tx) => await wakeEndpoint(tx, row.webhook_id, row.workspace_id));
+      await wakeEndpoint(tx, row.webhook_id, row.workspace_id);
     });
   },
 });

@@ -42,12 +42,12 @@ function hangingReceiver() {
 }
 const hanging = hangingReceiver();
 const crowded = hangingReceiver();
-afterAll(() => {
+afterAll(async () => {
   for (const receiver of [hanging, crowded]) {
     receiver.releaseAll();
-    receiver.stop();
+    await receiver.stop();
   }
-  fast.stop();
+  await fast.stop();
 });
 
 const desk = await startTestDesk({ env: { DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" } });
@@ -62,8 +62,13 @@ async function hook(owner: { headers: Record<string, string> }, url: string) {
 }
 
 const emit = async (workspaceId: string) =>
-  await transact(desk.deps.db, async (tx) =>
-    await appendEvent(tx, anyEvent("ticket.created"), { workspaceId, data: { ticket: { id: "t1", subject: "Flood" } } }),
+  await transact(
+    desk.deps.db,
+    async (tx) =>
+      await appendEvent(tx, anyEvent("ticket.created"), {
+        workspaceId,
+        data: { ticket: { id: "t1", subject: "Flood" } },
+      }),
   );
 
 test("a hanging receiver of one workspace does not delay another workspace's delivery", async () => {

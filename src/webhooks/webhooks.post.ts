@@ -72,7 +72,7 @@ async function readExcerpt(response: Response): Promise<string> {
       size += value.byteLength;
     }
   } finally {
-    reader.cancel().catch(() => {});
+    void reader.cancel().catch(() => {});
   }
   const bytes = new Uint8Array(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES));
   return new TextDecoder().decode(bytes).replace(/\uFFFD$/, "");

@@ -67,8 +67,8 @@ export function webhooksRoutes(deps: Deps) {
     })
     .delete(
       "/:id",
-      ({ ctx, params, set }) => {
-        deleteWebhook(ctx, params.id, deps);
+      async ({ ctx, params, set }) => {
+        await deleteWebhook(ctx, params.id, deps);
         set.status = 204;
         return null;
       },

@@ -91,13 +91,10 @@ function assertWithinReach(
     throw forbidden(`An API key cannot ${what} a webhook reaching beyond its scopes: it lacks ${beyond.join(", ")}.`);
 }
 
-/** Every caller below passes a synchronous change; this only erases transact's async guard for the generic. */
-const syncTx = transact as <T>(db: Db, fn: (tx: Tx) => T | Promise<T>) => T;
-
 /** Runs a change to a workspace's endpoints so fan-out never keeps a stale or rolled-back list. */
-function changingWebhooks<T>(db: Db, workspaceId: string, change: (tx: Tx) => T | Promise<T>): T {
+async function changingWebhooks<T>(db: Db, workspaceId: string, change: (tx: Tx) => Promise<T>): Promise<T> {
   try {
-    return syncTx(db, async (tx) => {
+    return await transact(db, async (tx) => {
       invalidateWebhooks(db, workspaceId);
       return await change(tx);
     });
@@ -107,10 +104,13 @@ function changingWebhooks<T>(db: Db, workspaceId: string, change: (tx: Tx) => T 
 }
 
 const findRow = async (db: Db | Tx, workspaceId: string, id: string) =>
-  first(await db
-    .select()
-    .from(webhooks)
-    .where(and(eq(webhooks.workspaceId, workspaceId), eq(webhooks.id, id))).limit(1));
+  first(
+    await db
+      .select()
+      .from(webhooks)
+      .where(and(eq(webhooks.workspaceId, workspaceId), eq(webhooks.id, id)))
+      .limit(1),
+  );
 
 export async function getWebhook(db: Db, ctx: RequestContext, id: string): Promise<WebhookRow> {
   const row = await findRow(db, ctx.workspaceId, id);
@@ -136,22 +136,24 @@ export async function createWebhook(
   const url = await checkedUrl(input.url, deps);
   const secret = `${SIGNING_SECRET_PREFIX}${randomToken(32)}`;
   const now = deps.clock.now().toISOString();
-  const row = changingWebhooks(deps.db, ctx.workspaceId, async (tx) => {
-    const created = one(await tx
-      .insert(webhooks)
-      .values({
-        id: newId(),
-        workspaceId: ctx.workspaceId,
-        url,
-        description: input.description ?? "",
-        events: input.events,
-        teamIds: await checkTeams(tx, ctx.workspaceId, input.team_ids ?? []),
-        enabled: input.enabled ?? true,
-        secretSealed: deps.secrets.seal(secret),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning());
+  const row = await changingWebhooks(deps.db, ctx.workspaceId, async (tx) => {
+    const created = one(
+      await tx
+        .insert(webhooks)
+        .values({
+          id: newId(),
+          workspaceId: ctx.workspaceId,
+          url,
+          description: input.description ?? "",
+          events: input.events,
+          teamIds: await checkTeams(tx, ctx.workspaceId, input.team_ids ?? []),
+          enabled: input.enabled ?? true,
+          secretSealed: deps.secrets.seal(secret),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     await recordAudit(tx, ctx, {
       action: "webhook.created",
       entityType: "webhook",
@@ -182,7 +184,7 @@ export async function updateWebhook(
     deps.events,
   );
   const url = input.url === undefined ? undefined : await checkedUrl(input.url, deps);
-  return changingWebhooks(deps.db, ctx.workspaceId, async (tx) => {
+  return await changingWebhooks(deps.db, ctx.workspaceId, async (tx) => {
     const before = await findRow(tx, ctx.workspaceId, id);
     if (!before) throw notFound("Webhook");
     // Read again inside the change: another request may have widened it after the check above.
@@ -200,11 +202,13 @@ export async function updateWebhook(
     if (input.events !== undefined) changes.events = input.events;
     if (input.enabled !== undefined) changes.enabled = input.enabled;
     if (input.team_ids !== undefined) changes.teamIds = await checkTeams(tx, ctx.workspaceId, input.team_ids);
-    const after = one(await tx
-      .update(webhooks)
-      .set(changes)
-      .where(and(eq(webhooks.workspaceId, ctx.workspaceId), eq(webhooks.id, id)))
-      .returning())!;
+    const after = one(
+      await tx
+        .update(webhooks)
+        .set(changes)
+        .where(and(eq(webhooks.workspaceId, ctx.workspaceId), eq(webhooks.id, id)))
+        .returning(),
+    )!;
     const changed = (["url", "description", "events", "enabled", "teamIds"] as const).filter(
       (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
     );
@@ -217,16 +221,23 @@ export async function updateWebhook(
   });
 }
 
-export function deleteWebhook(ctx: RequestContext, id: string, deps: Deps): void {
-  changingWebhooks(deps.db, ctx.workspaceId, async (tx) => {
+export async function deleteWebhook(ctx: RequestContext, id: string, deps: Deps): Promise<void> {
+  await changingWebhooks(deps.db, ctx.workspaceId, async (tx) => {
     const existing = await findRow(tx, ctx.workspaceId, id);
     if (existing) assertWithinReach(ctx, existing, "delete", deps.events);
-    const row = one(await tx
-      .delete(webhooks)
-      .where(and(eq(webhooks.workspaceId, ctx.workspaceId), eq(webhooks.id, id)))
-      .returning());
+    const row = first(
+      await tx
+        .delete(webhooks)
+        .where(and(eq(webhooks.workspaceId, ctx.workspaceId), eq(webhooks.id, id)))
+        .returning(),
+    );
     if (!row) throw notFound("Webhook");
-    await recordAudit(tx, ctx, { action: "webhook.deleted", entityType: "webhook", entityId: id, data: { url: row.url } });
+    await recordAudit(tx, ctx, {
+      action: "webhook.deleted",
+      entityType: "webhook",
+      entityId: id,
+      data: { url: row.url },
+    });
     await appendEvent(tx, webhookDeleted, { workspaceId: ctx.workspaceId, data: { webhook_id: id } });
   });
 }
@@ -249,15 +260,23 @@ export async function testWebhook(ctx: RequestContext, id: string, deps: Deps) {
       entityId: id,
       data: { event_id: event.id },
     });
-    return first(await tx
-      .select()
-      .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.eventId, event.id))).limit(1))!;
+    return first(
+      await tx
+        .select()
+        .from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.eventId, event.id)))
+        .limit(1),
+    )!;
   });
 }
 
 /** Newest first, keyset-paged on the (time-ordered) delivery id. */
-export async function listDeliveries(db: Db, ctx: RequestContext, id: string, page: { limit: number; cursor?: string }) {
+export async function listDeliveries(
+  db: Db,
+  ctx: RequestContext,
+  id: string,
+  page: { limit: number; cursor?: string },
+) {
   await getWebhook(db, ctx, id);
   const after = decodeCursor(page.cursor, 1);
   const rows = await db
@@ -272,5 +291,5 @@ export async function listDeliveries(db: Db, ctx: RequestContext, id: string, pa
     )
     .orderBy(desc(webhookDeliveries.id))
     .limit(page.limit + 1);
-  return pageOf(rows, page.limit, presentDelivery, (r) => [r.id]);
+  return await pageOf(rows, page.limit, presentDelivery, (r) => [r.id]);
 }

@@ -9,11 +9,9 @@ import { webhooks } from "./webhooks.table";
 
 const desk = await startTestDesk({ env: { DESK_ALLOWED_PRIVATE_HOSTS: "127.0.0.1" } });
 const eventTypes = async (workspaceId: string) =>
-  (await desk.deps.db
-    .select({ type: events.type })
-    .from(events)
-    .where(eq(events.workspaceId, workspaceId)))
-    .map((e) => e.type);
+  (await desk.deps.db.select({ type: events.type }).from(events).where(eq(events.workspaceId, workspaceId))).map(
+    (e) => e.type,
+  );
 
 async function setup() {
   const { workspace, owner } = await createWorkspaceWithOwner(desk);
@@ -37,7 +35,9 @@ describe("webhooks CRUD", () => {
     expect((await create((await createKey(desk, owner, ["settings:read"])).headers)).status).toBe(403);
     expect((await create((await createKey(desk, owner, ["settings:write"])).headers)).status).toBe(403);
     // all events reach beyond settings: a settings key subscribes only to what it may read
-    expect((await create((await createKey(desk, owner, ["settings:read", "settings:write"])).headers)).status).toBe(403);
+    expect((await create((await createKey(desk, owner, ["settings:read", "settings:write"])).headers)).status).toBe(
+      403,
+    );
     expect(
       (
         await create((await createKey(desk, owner, ["settings:read", "settings:write"])).headers, {
@@ -49,8 +49,15 @@ describe("webhooks CRUD", () => {
     expect(
       (
         await create(
-          (await createKey(desk, owner, ["settings:read", "settings:write", "tickets:read", "contacts:read", "kb:read"]))
-            .headers,
+          (
+            await createKey(desk, owner, [
+              "settings:read",
+              "settings:write",
+              "tickets:read",
+              "contacts:read",
+              "kb:read",
+            ])
+          ).headers,
         )
       ).status,
     ).toBe(201);
@@ -173,11 +180,9 @@ describe("webhooks CRUD", () => {
       "webhook.updated",
       "webhook.deleted",
     ]);
-    const actions = (await desk.deps.db
-      .select({ a: auditLogs.action })
-      .from(auditLogs)
-      .where(eq(auditLogs.workspaceId, workspace.id)))
-      .map((r) => r.a);
+    const actions = (
+      await desk.deps.db.select({ a: auditLogs.action }).from(auditLogs).where(eq(auditLogs.workspaceId, workspace.id))
+    ).map((r) => r.a);
     expect(actions).toEqual(["webhook.created", "webhook.updated", "webhook.deleted"]);
   });
 

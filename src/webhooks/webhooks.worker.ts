@@ -138,7 +138,9 @@ async function sendOne(deps: DeliveryDeps, endpoint: Endpoint, deliveryId: strin
   const ctx = load.get(deliveryId);
   if (!ctx) {
     // The event was pruned (EVENT_RETENTION): nothing is left to send.
-    await batchedWrite(deps.db, async () => expire.run(deps.clock.now().toISOString(), deliveryId));
+    await batchedWrite(deps.db, () => {
+      expire.run(deps.clock.now().toISOString(), deliveryId);
+    });
     return;
   }
   if (ctx.status !== "pending") return;
@@ -213,13 +215,15 @@ async function wakeOneWaiting(deps: DeliveryDeps, workspaceId: string): Promise<
   const [key, { webhookId, slot }] = first;
   waiting.delete(key);
   if (waiting.size === 0) flightOf(deps.db).waiting.delete(workspaceId);
-  await transact(deps.db, async (tx) =>
-    await enqueue(
-      tx,
-      endpointWorkerJob,
-      { webhook_id: webhookId, slot },
-      { uniqueKey: key, workspaceId, sooner: true, maxAttempts: 50 },
-    ),
+  await transact(
+    deps.db,
+    async (tx) =>
+      await enqueue(
+        tx,
+        endpointWorkerJob,
+        { webhook_id: webhookId, slot },
+        { uniqueKey: key, workspaceId, sooner: true, maxAttempts: 50 },
+      ),
   );
 }
 

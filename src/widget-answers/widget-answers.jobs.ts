@@ -10,7 +10,11 @@ import { addMessage, messageCreated, ticketOfWorkspace } from "../tickets/ticket
 import { answerVisitor, type VisitorArticle } from "./widget-answers.service";
 
 /** The published articles to answer a visitor's question from (the knowledge base's search, wired at merge). */
-export type ArticlesForQuestion = (deps: Deps, workspaceId: string, question: string) => VisitorArticle[] | Promise<VisitorArticle[]>;
+export type ArticlesForQuestion = (
+  deps: Deps,
+  workspaceId: string,
+  question: string,
+) => VisitorArticle[] | Promise<VisitorArticle[]>;
 
 /** The chat widget, above widget answers, provides the knowledge base's published search. */
 export const articlesFor = definePort<ArticlesForQuestion>("widget-answers.articlesFor");

@@ -210,7 +210,8 @@ async function handOff(
   sources: VisitorAnswer["sources"],
 ): Promise<VisitorAnswer> {
   await transact(deps.db, async (tx) => {
-    await tx.insert(widgetHandoffs)
+    await tx
+      .insert(widgetHandoffs)
       .values({
         workspaceId: input.workspaceId,
         ticketId: input.conversationTicketId,
@@ -240,10 +241,13 @@ async function handOff(
 
 /** A conversation already handed to people: the AI agent does not answer in it again. */
 const handedOff = async (deps: Deps, workspaceId: string, ticketId: string): Promise<boolean> =>
-  first(await deps.db
-    .select({ ticketId: widgetHandoffs.ticketId })
-    .from(widgetHandoffs)
-    .where(and(eq(widgetHandoffs.workspaceId, workspaceId), eq(widgetHandoffs.ticketId, ticketId))).limit(1)) !== undefined;
+  first(
+    await deps.db
+      .select({ ticketId: widgetHandoffs.ticketId })
+      .from(widgetHandoffs)
+      .where(and(eq(widgetHandoffs.workspaceId, workspaceId), eq(widgetHandoffs.ticketId, ticketId)))
+      .limit(1),
+  ) !== undefined;
 
 /**
  * True when this month's unattended spend (the AI agent's answers, and the system's own triage and
@@ -252,7 +256,7 @@ const handedOff = async (deps: Deps, workspaceId: string, ticketId: string): Pro
 async function capReached(deps: Deps, workspaceId: string, capMicros: number): Promise<boolean> {
   if (capMicros <= 0) return false;
   const { month, start } = monthOf(deps.clock.now());
-  if (await unattendedSpendSince(deps.db, workspaceId, start) < capMicros) return false;
+  if ((await unattendedSpendSince(deps.db, workspaceId, start)) < capMicros) return false;
   await transact(deps.db, async (tx) => await announceCap(tx, deps, workspaceId, month, capMicros));
   return true;
 }
@@ -281,13 +285,17 @@ export const HANDOFF_MAIL_EVERY_MS = 15 * 60 * 1000;
  * every owner and admin. The notification itself is always stored and shown.
  */
 export async function handoffMailDue(tx: Tx, workspaceId: string, userId: string, now: Date): Promise<boolean> {
-  const last = first(await tx
-    .select({ mailedAt: widgetHandoffMails.mailedAt })
-    .from(widgetHandoffMails)
-    .where(and(eq(widgetHandoffMails.workspaceId, workspaceId), eq(widgetHandoffMails.userId, userId))).limit(1));
+  const last = first(
+    await tx
+      .select({ mailedAt: widgetHandoffMails.mailedAt })
+      .from(widgetHandoffMails)
+      .where(and(eq(widgetHandoffMails.workspaceId, workspaceId), eq(widgetHandoffMails.userId, userId)))
+      .limit(1),
+  );
   if (last && Date.parse(last.mailedAt) > now.getTime() - HANDOFF_MAIL_EVERY_MS) return false;
   const mailedAt = now.toISOString();
-  await tx.insert(widgetHandoffMails)
+  await tx
+    .insert(widgetHandoffMails)
     .values({ workspaceId, userId, mailedAt })
     .onConflictDoUpdate({ target: [widgetHandoffMails.workspaceId, widgetHandoffMails.userId], set: { mailedAt } });
   return true;

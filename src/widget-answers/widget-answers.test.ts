@@ -49,7 +49,10 @@ async function widgetWorkspace(settings: Record<string, unknown> = {}) {
   const ask = (question: string, articles = ARTICLES) =>
     answerVisitor(desk.deps, { workspaceId: workspace.id, conversationTicketId: ticket.id, question, articles });
   const notices = async (userId: string) =>
-    await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, userId, ["ai_handoff", "ai_cap_reached"]));
+    await transact(
+      desk.deps.db,
+      async (tx) => await notificationsOf(tx, workspace.id, userId, ["ai_handoff", "ai_cap_reached"]),
+    );
   return { workspace, owner, ticket, ask, notices };
 }
 
@@ -90,7 +93,9 @@ describe("answerVisitor", () => {
     expect(prompt).toContain("<<<DATA ARTICLE 2: Returns");
     expect(prompt).toContain("<<<DATA VISITOR QUESTION\nWhere is my order?");
     expect(await usageRows(desk, workspace.id)).toMatchObject([{ feature: "answer", userId: null, ok: true }]);
-    expect(await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, owner.id))).toHaveLength(0);
+    expect(await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, owner.id))).toHaveLength(
+      0,
+    );
   });
 
   test("says it does not know and hands off (ai_handoff to admins when nobody is assigned)", async () => {

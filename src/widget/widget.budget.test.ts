@@ -81,7 +81,7 @@ describe("visitor upload volume", () => {
     expect(existsSync(path)).toBe(true);
     clock.advance(31 * 60_000);
     expect(await sweepVisitorUploads(desk.deps)).toBeGreaterThanOrEqual(2);
-    expect(async () => await findAttachment(desk.deps.db, workspace.id, left.body.id!)).toThrow();
+    await expect(findAttachment(desk.deps.db, workspace.id, left.body.id!)).rejects.toThrow();
     expect(existsSync(path)).toBe(false);
     expect((await findAttachment(desk.deps.db, workspace.id, kept.body.id!)).messageId).not.toBeNull();
   });

@@ -45,18 +45,20 @@ const MAX_REPLIES_PER_MAIL = 20;
 async function visitorEmailOf(db: Queryable, workspaceId: string, contactId: string): Promise<string | null> {
   const own = (await contactRefsOf(db, [contactId])).get(contactId)?.email;
   if (own) return own;
-  const claimed = first(await db
-    .select({ email: visitorSessions.claimedEmail })
-    .from(visitorSessions)
-    .where(
-      and(
-        eq(visitorSessions.workspaceId, workspaceId),
-        eq(visitorSessions.contactId, contactId),
-        isNotNull(visitorSessions.claimedEmail),
-      ),
-    )
-    .orderBy(desc(visitorSessions.lastSeenAt))
-    .limit(1));
+  const claimed = first(
+    await db
+      .select({ email: visitorSessions.claimedEmail })
+      .from(visitorSessions)
+      .where(
+        and(
+          eq(visitorSessions.workspaceId, workspaceId),
+          eq(visitorSessions.contactId, contactId),
+          isNotNull(visitorSessions.claimedEmail),
+        ),
+      )
+      .orderBy(desc(visitorSessions.lastSeenAt))
+      .limit(1),
+  );
   return claimed?.email ?? null;
 }
 
@@ -72,7 +74,8 @@ async function setMark(
   // Marks only move forward: a late or replayed report never brings a reply back as unseen.
   if ((current?.[mark.name] ?? "") >= at) return;
   const now = mark.now.toISOString();
-  await tx.insert(chatReplyMarks)
+  await tx
+    .insert(chatReplyMarks)
     .values({ ticketId, workspaceId, [mark.name]: at, updatedAt: now })
     .onConflictDoUpdate({ target: chatReplyMarks.ticketId, set: { [mark.name]: at, updatedAt: now } });
 }
@@ -82,19 +85,26 @@ async function setMark(
  * thread is on screen): replies up to that message are not mailed. 404 for another visitor's
  * conversation, 422 for a message not in it.
  */
-export async function markConversationSeen(deps: Deps, visitor: VisitorContext, ticketId: string, messageId: string): Promise<void> {
+export async function markConversationSeen(
+  deps: Deps,
+  visitor: VisitorContext,
+  ticketId: string,
+  messageId: string,
+): Promise<void> {
   const ticket = await chatTicketOfContact(deps.db, visitor.workspaceId, visitor.contactId, ticketId);
   if (!ticket) throw notFound("Conversation");
   const message = (await publicMessagesOf(deps.db, ticket.id, attachmentLinks(deps))).find((m) => m.id === messageId);
   if (!message) throw invalidAt("body.message_id", "Not a message of this conversation.");
-  await transact(deps.db, async (tx) =>
-    await setMark(tx, {
-      workspaceId: visitor.workspaceId,
-      ticketId: ticket.id,
-      name: "seenThrough",
-      at: message.created_at,
-      now: deps.clock.now(),
-    }),
+  await transact(
+    deps.db,
+    async (tx) =>
+      await setMark(tx, {
+        workspaceId: visitor.workspaceId,
+        ticketId: ticket.id,
+        name: "seenThrough",
+        at: message.created_at,
+        now: deps.clock.now(),
+      }),
   );
 }
 
@@ -156,7 +166,7 @@ export const chatReplyMailJob = defineJob({
       (m) => isAgentReply(m) && m.created_at > since,
     );
     if (!unseen.some((m) => m.id === payload.message_id)) return;
-    if (!await chatEmailConfirmed(deps.db, ticket.workspaceId, ticket.contactId, to)) {
+    if (!(await chatEmailConfirmed(deps.db, ticket.workspaceId, ticket.contactId, to))) {
       // The visitor may have typed anyone's address: its owner is asked first, and the replies wait
       // (unseen ones go out when the address is confirmed: widget.email-confirm.page.ts).
       const asked = await askToConfirmChatEmail(deps, {
@@ -188,14 +198,16 @@ export const chatReplyMailJob = defineJob({
       run.logger.info({ ticket_id: ticket.id }, "chat replies not mailed: the workspace has no mailbox to send from");
       return;
     }
-    await transact(deps.db, async (tx) =>
-      await setMark(tx, {
-        workspaceId: ticket.workspaceId,
-        ticketId: ticket.id,
-        name: "mailedThrough",
-        at: newest.created_at,
-        now: deps.clock.now(),
-      }),
+    await transact(
+      deps.db,
+      async (tx) =>
+        await setMark(tx, {
+          workspaceId: ticket.workspaceId,
+          ticketId: ticket.id,
+          name: "mailedThrough",
+          at: newest.created_at,
+          now: deps.clock.now(),
+        }),
     );
     run.logger.info({ ticket_id: ticket.id, replies: replies.length, via: sent.via }, "unseen chat replies mailed");
   },
@@ -212,7 +224,7 @@ export const chatReplyMailOnMessage = defineConsumer({
     const { ticket_id, message } = event.data;
     if (!isAgentReply(message)) return;
     const contactId = await chatContactOfTicket(tx, event.workspace_id, ticket_id);
-    if (!contactId || !await visitorEmailOf(tx, event.workspace_id, contactId)) return;
+    if (!contactId || !(await visitorEmailOf(tx, event.workspace_id, contactId))) return;
     await enqueue(
       tx,
       chatReplyMailJob,
@@ -236,12 +248,14 @@ export async function mailUnseenChatRepliesNow(deps: Deps, workspaceId: string, 
     .filter((m) => isAgentReply(m))
     .at(-1);
   if (!newest) return;
-  await transact(deps.db, async (tx) =>
-    await enqueue(
-      tx,
-      chatReplyMailJob,
-      { workspace_id: workspaceId, ticket_id: ticketId, message_id: newest.id },
-      { workspaceId, uniqueKey: `chat-mail-confirmed:${newest.id}` },
-    ),
+  await transact(
+    deps.db,
+    async (tx) =>
+      await enqueue(
+        tx,
+        chatReplyMailJob,
+        { workspace_id: workspaceId, ticket_id: ticketId, message_id: newest.id },
+        { workspaceId, uniqueKey: `chat-mail-confirmed:${newest.id}` },
+      ),
   );
 }

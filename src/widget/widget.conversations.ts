@@ -36,17 +36,18 @@ async function ownConversation(deps: Pick<Deps, "db">, visitor: VisitorContext, 
 async function assertOwnUploads(deps: Pick<Deps, "db">, visitor: VisitorContext, ids: string[]): Promise<void> {
   if (ids.length === 0) return;
   const own = new Set(
-    (await deps.db
-      .select({ id: widgetUploads.attachmentId })
-      .from(widgetUploads)
-      .where(
-        and(
-          eq(widgetUploads.workspaceId, visitor.workspaceId),
-          eq(widgetUploads.contactId, visitor.contactId),
-          inArray(widgetUploads.attachmentId, ids),
-        ),
-      ))
-      .map((r) => r.id),
+    (
+      await deps.db
+        .select({ id: widgetUploads.attachmentId })
+        .from(widgetUploads)
+        .where(
+          and(
+            eq(widgetUploads.workspaceId, visitor.workspaceId),
+            eq(widgetUploads.contactId, visitor.contactId),
+            inArray(widgetUploads.attachmentId, ids),
+          ),
+        )
+    ).map((r) => r.id),
   );
   const bad = ids.findIndex((id) => !own.has(id));
   if (bad >= 0) throw invalidAt(`body.attachment_ids.${bad}`, "Not a file you uploaded.");
@@ -68,7 +69,11 @@ function subjectOf(body: string, fileCount: number): string {
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
-export async function listConversations(deps: Deps, visitor: VisitorContext, query: { limit: number; cursor?: string }) {
+export async function listConversations(
+  deps: Deps,
+  visitor: VisitorContext,
+  query: { limit: number; cursor?: string },
+) {
   const after = decodeCursor(query.cursor, 2);
   if (query.cursor !== undefined && !after) throw invalidAt("query.cursor", "Not a cursor of this list.");
   const rows = await chatTicketsOfContact(
@@ -149,8 +154,9 @@ export async function sendMessage(deps: Deps, visitor: VisitorContext, id: strin
  */
 async function leaveToPeopleWhenSpent(deps: Deps, visitor: VisitorContext, ticketId: string): Promise<void> {
   if (spendVisitorAi(deps, visitor)) return;
-  await transact(deps.db, async (tx) =>
-    await quietTicketForAi(tx, visitor.workspaceId, ticketId, "visitor_ai_allowance", deps.clock.now()),
+  await transact(
+    deps.db,
+    async (tx) => await quietTicketForAi(tx, visitor.workspaceId, ticketId, "visitor_ai_allowance", deps.clock.now()),
   );
 }
 
@@ -161,12 +167,13 @@ async function leaveToPeopleWhenSpent(deps: Deps, visitor: VisitorContext, ticke
 export async function requestHandoff(deps: Deps, visitor: VisitorContext, id: string) {
   const ticket = await ownConversation(deps, visitor, id);
   return await transact(deps.db, async (tx) => {
-    const told = ticket.assigneeId
-      ? [ticket.assigneeId]
-      : (await memberIdsOfWorkspace(tx, visitor.workspaceId)).filter(async (userId) => {
-          const role = await memberRoleOf(tx, visitor.workspaceId, userId);
-          return role === "owner" || role === "admin";
-        });
+    const told: string[] = [];
+    if (ticket.assigneeId) told.push(ticket.assigneeId);
+    else
+      for (const userId of await memberIdsOfWorkspace(tx, visitor.workspaceId)) {
+        const role = await memberRoleOf(tx, visitor.workspaceId, userId);
+        if (role === "owner" || role === "admin") told.push(userId);
+      }
     const people = await withFollowers(tx, visitor.workspaceId, ticket.id, told);
     for (const userId of people)
       await notify(

@@ -40,9 +40,8 @@ export function corsOnArrival(deps: { db: Db; clock: Clock }) {
     const token = visitorTokenOf(request.headers.get("authorization"));
     let settings = null;
     if (token) {
-      // The widget's own resolver answers at once; a promise (another resolver's) is not waited for here.
-      const session = visitors.session(token);
-      settings = session && !(session instanceof Promise) ? await widgetSettingsOf(deps.db, session.workspaceId) : null;
+      const session = await visitors.session(token);
+      settings = session ? await widgetSettingsOf(deps.db, session.workspaceId) : null;
     } else if (url.searchParams.has("key")) settings = await settingsOfKey(deps.db, url.searchParams.get("key"));
     allowOrigin(set, request, settings !== null && originAllowed(settings, request.headers.get("origin")));
   };
@@ -57,8 +56,8 @@ export function visitorIdempotencyCaller(deps: { db: Db; clock: Clock }) {
   const visitors = visitorResolver(deps.db, deps.clock);
   return async (request: Request): Promise<{ scope: string; headers: Record<string, string> } | null> => {
     const token = visitorTokenOf(request.headers.get("authorization"));
-    const session = token ? visitors.session(token) : null;
-    if (!session || session instanceof Promise) return null;
+    const session = token ? await visitors.session(token) : null;
+    if (!session) return null;
     const origin = request.headers.get("origin");
     const allowed = origin !== null && originAllowed(await widgetSettingsOf(deps.db, session.workspaceId), origin);
     return {

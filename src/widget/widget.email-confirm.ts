@@ -27,31 +27,40 @@ const CONFIRMATION_LIFETIME_MS = 7 * 24 * 60 * 60_000;
 export const CHAT_EMAIL_PATH = "/chat-email/";
 
 /** Whether chat replies may be mailed to `email` for this contact. */
-export async function chatEmailConfirmed(db: Queryable, workspaceId: string, contactId: string, email: string): Promise<boolean> {
-  const vouched = first(await db
-    .select({ id: visitorSessions.id })
-    .from(visitorSessions)
-    .where(
-      and(
-        eq(visitorSessions.workspaceId, workspaceId),
-        eq(visitorSessions.contactId, contactId),
-        eq(visitorSessions.verified, true),
-      ),
-    )
-    .limit(1));
+export async function chatEmailConfirmed(
+  db: Queryable,
+  workspaceId: string,
+  contactId: string,
+  email: string,
+): Promise<boolean> {
+  const vouched = first(
+    await db
+      .select({ id: visitorSessions.id })
+      .from(visitorSessions)
+      .where(
+        and(
+          eq(visitorSessions.workspaceId, workspaceId),
+          eq(visitorSessions.contactId, contactId),
+          eq(visitorSessions.verified, true),
+        ),
+      )
+      .limit(1),
+  );
   if (vouched) return true;
-  const confirmed = first(await db
-    .select({ id: chatEmailConfirmations.id })
-    .from(chatEmailConfirmations)
-    .where(
-      and(
-        eq(chatEmailConfirmations.workspaceId, workspaceId),
-        eq(chatEmailConfirmations.contactId, contactId),
-        eq(chatEmailConfirmations.email, email.toLowerCase()),
-        isNotNull(chatEmailConfirmations.confirmedAt),
-      ),
-    )
-    .limit(1));
+  const confirmed = first(
+    await db
+      .select({ id: chatEmailConfirmations.id })
+      .from(chatEmailConfirmations)
+      .where(
+        and(
+          eq(chatEmailConfirmations.workspaceId, workspaceId),
+          eq(chatEmailConfirmations.contactId, contactId),
+          eq(chatEmailConfirmations.email, email.toLowerCase()),
+          isNotNull(chatEmailConfirmations.confirmedAt),
+        ),
+      )
+      .limit(1),
+  );
   return Boolean(confirmed);
 }
 
@@ -65,25 +74,27 @@ export async function askToConfirmChatEmail(
 ): Promise<boolean> {
   const email = input.email.toLowerCase();
   const now = deps.clock.now();
-  const recent = first(await deps.db
-    .select({ id: chatEmailConfirmations.id })
-    .from(chatEmailConfirmations)
-    .where(
-      and(
-        eq(chatEmailConfirmations.workspaceId, input.ticket.workspaceId),
-        eq(chatEmailConfirmations.email, email),
-        gt(chatEmailConfirmations.sentAt, new Date(now.getTime() - CONFIRMATION_RESEND_MS).toISOString()),
-      ),
-    )
-    .orderBy(desc(chatEmailConfirmations.sentAt))
-    .limit(1));
+  const recent = first(
+    await deps.db
+      .select({ id: chatEmailConfirmations.id })
+      .from(chatEmailConfirmations)
+      .where(
+        and(
+          eq(chatEmailConfirmations.workspaceId, input.ticket.workspaceId),
+          eq(chatEmailConfirmations.email, email),
+          gt(chatEmailConfirmations.sentAt, new Date(now.getTime() - CONFIRMATION_RESEND_MS).toISOString()),
+        ),
+      )
+      .orderBy(desc(chatEmailConfirmations.sentAt))
+      .limit(1),
+  );
   if (recent) return false;
   const token = randomToken(32);
   const id = newId();
-  await transact(deps.db, async (tx) =>
-    await tx
-      .insert(chatEmailConfirmations)
-      .values({
+  await transact(
+    deps.db,
+    async (tx) =>
+      await tx.insert(chatEmailConfirmations).values({
         id,
         workspaceId: input.ticket.workspaceId,
         contactId: input.contactId,
@@ -120,10 +131,13 @@ export type Confirmation = { id: string; workspaceId: string; ticketId: string; 
 
 /** The live confirmation a link's token names, or null (unknown, expired). */
 export async function confirmationOfToken(db: Queryable, token: string, now: Date): Promise<Confirmation | null> {
-  const row = first(await db
-    .select()
-    .from(chatEmailConfirmations)
-    .where(eq(chatEmailConfirmations.tokenHash, sha256Hex(token))).limit(1));
+  const row = first(
+    await db
+      .select()
+      .from(chatEmailConfirmations)
+      .where(eq(chatEmailConfirmations.tokenHash, sha256Hex(token)))
+      .limit(1),
+  );
   if (!row || row.expiresAt <= now.toISOString()) return null;
   return {
     id: row.id,
@@ -135,10 +149,12 @@ export async function confirmationOfToken(db: Queryable, token: string, now: Dat
 }
 
 export async function markChatEmailConfirmed(db: Deps["db"], id: string, now: Date): Promise<void> {
-  await transact(db, async (tx) =>
-    await tx
-      .update(chatEmailConfirmations)
-      .set({ confirmedAt: now.toISOString() })
-      .where(eq(chatEmailConfirmations.id, id)),
+  await transact(
+    db,
+    async (tx) =>
+      await tx
+        .update(chatEmailConfirmations)
+        .set({ confirmedAt: now.toISOString() })
+        .where(eq(chatEmailConfirmations.id, id)),
   );
 }

@@ -35,7 +35,11 @@ export const widgetModule = defineModule({
     })),
     // The chat widget's AI answers from the published articles the visitor's question finds.
     provide(articlesFor, async (deps, workspaceId, question) =>
-      (await publishedArticlesFor(deps, workspaceId, question, 5)).map(({ title, url, text }) => ({ title, url, text })),
+      (await publishedArticlesFor(deps, workspaceId, question, 5)).map(({ title, url, text }) => ({
+        title,
+        url,
+        text,
+      })),
     ),
     provide(installWidgetProbe, async (db, ctx) => await widgetHasVisitors(db, ctx.workspaceId)),
   ],

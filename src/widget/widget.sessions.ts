@@ -177,7 +177,12 @@ async function learnFromVisit(tx: Tx, deps: Deps, workspaceId: string, contactId
   const spoken = input.locale ? matchLocale(input.locale) : null;
   await setContactLocaleIfUnset(tx, workspaceId, contactId, spoken, deps.clock.now().toISOString(), deps.ports);
   if (input.avatar_url === undefined) return;
-  await copyContactPictureFromUrl(tx, deps, { workspaceId, contactId, url: input.avatar_url, field: "body.avatar_url" });
+  await copyContactPictureFromUrl(tx, deps, {
+    workspaceId,
+    contactId,
+    url: input.avatar_url,
+    field: "body.avatar_url",
+  });
 }
 
 /**
@@ -232,7 +237,8 @@ export async function startVisitorSession(
       const claimedEmail = contact.email ? null : (email ?? current.claimed_email);
       if (settings.requireEmail && !contact.email && !claimedEmail)
         throw invalidAt("body.email", "This widget asks for an email address before a chat starts.");
-      await tx.update(visitorSessions)
+      await tx
+        .update(visitorSessions)
         .set({ lastSeenAt: nowIso, expiresAt, claimedEmail, ...visit, ...(externalId ? { verified: true } : {}) })
         .where(eq(visitorSessions.id, current.id));
       await learnFromVisit(tx, deps, workspace.id, contact.id, input);
@@ -243,7 +249,7 @@ export async function startVisitorSession(
     const known = externalId ? await liveContactByExternalId(tx, workspace.id, externalId) : undefined;
     if (known) contact = await fillVisitorContact(tx, ctx, known, { email, name }, nowIso, deps.ports);
     else {
-      const free = email !== null && !await emailTaken(tx, workspace.id, email, null);
+      const free = email !== null && !(await emailTaken(tx, workspace.id, email, null));
       // Nobody to call them by: no name, no email of their own.
       const anonymous = !name.trim() && !free;
       contact = await createVisitorContact(
@@ -258,19 +264,18 @@ export async function startVisitorSession(
     if (settings.requireEmail && !contact.email && !claimedEmail)
       throw invalidAt("body.email", "This widget asks for an email address before a chat starts.");
     const token = `desk_vis_${randomToken(32)}`;
-    await tx.insert(visitorSessions)
-      .values({
-        id: newId(),
-        workspaceId: workspace.id,
-        contactId: contact.id,
-        tokenHash: sha256Hex(token),
-        verified: externalId !== null,
-        claimedEmail,
-        ...visit,
-        createdAt: nowIso,
-        lastSeenAt: nowIso,
-        expiresAt,
-      });
+    await tx.insert(visitorSessions).values({
+      id: newId(),
+      workspaceId: workspace.id,
+      contactId: contact.id,
+      tokenHash: sha256Hex(token),
+      verified: externalId !== null,
+      claimedEmail,
+      ...visit,
+      createdAt: nowIso,
+      lastSeenAt: nowIso,
+      expiresAt,
+    });
     await learnFromVisit(tx, deps, workspace.id, contact.id, input);
     return { token, contact, claimedEmail, workspaceId: workspace.id };
   });
@@ -310,8 +315,9 @@ export function visitorResolver(db: Db, clock: Clock): VisitorResolver {
   return {
     async session(token: string): Promise<VisitorSession | null> {
       const row = liveSessionByHash(db).get(sha256Hex(token), clock.now().toISOString());
-      if (!row || !await findContact(db, row.workspace_id, row.contact_id)) return null;
-      if (!await widgetWorkspaceOf(db, row.workspace_id) || !(await widgetSettingsOf(db, row.workspace_id)).enabled) return null;
+      if (!row || !(await findContact(db, row.workspace_id, row.contact_id))) return null;
+      if (!(await widgetWorkspaceOf(db, row.workspace_id)) || !(await widgetSettingsOf(db, row.workspace_id)).enabled)
+        return null;
       return { sessionId: row.id, workspaceId: row.workspace_id, contactId: row.contact_id };
     },
   };
@@ -321,14 +327,16 @@ export function visitorResolver(db: Db, clock: Clock): VisitorResolver {
 export async function touchVisitorSession(deps: Pick<Deps, "db" | "clock">, sessionId: string): Promise<void> {
   const now = deps.clock.now();
   const hourAgo = new Date(now.getTime() - 3600 * 1000).toISOString();
-  await transact(deps.db, async (tx) =>
-    await tx
-      .update(visitorSessions)
-      .set({
-        lastSeenAt: now.toISOString(),
-        expiresAt: new Date(now.getTime() + VISITOR_SESSION_DAYS * DAY_MS).toISOString(),
-      })
-      .where(and(eq(visitorSessions.id, sessionId), lt(visitorSessions.lastSeenAt, hourAgo))),
+  await transact(
+    deps.db,
+    async (tx) =>
+      await tx
+        .update(visitorSessions)
+        .set({
+          lastSeenAt: now.toISOString(),
+          expiresAt: new Date(now.getTime() + VISITOR_SESSION_DAYS * DAY_MS).toISOString(),
+        })
+        .where(and(eq(visitorSessions.id, sessionId), lt(visitorSessions.lastSeenAt, hourAgo))),
   );
 }
 
@@ -337,17 +345,19 @@ export async function touchVisitorSession(deps: Pick<Deps, "db" | "clock">, sess
  * card; 404 when the contact never chatted, or is another workspace's.
  */
 export async function latestVisitOf(db: Queryable, workspaceId: string, contactId: string) {
-  const row = first(await db
-    .select({
-      pageUrl: visitorSessions.pageUrl,
-      userAgent: visitorSessions.userAgent,
-      timeZone: visitorSessions.timeZone,
-      lastSeenAt: visitorSessions.lastSeenAt,
-    })
-    .from(visitorSessions)
-    .where(and(eq(visitorSessions.workspaceId, workspaceId), eq(visitorSessions.contactId, contactId)))
-    .orderBy(desc(visitorSessions.lastSeenAt))
-    .limit(1));
+  const row = first(
+    await db
+      .select({
+        pageUrl: visitorSessions.pageUrl,
+        userAgent: visitorSessions.userAgent,
+        timeZone: visitorSessions.timeZone,
+        lastSeenAt: visitorSessions.lastSeenAt,
+      })
+      .from(visitorSessions)
+      .where(and(eq(visitorSessions.workspaceId, workspaceId), eq(visitorSessions.contactId, contactId)))
+      .orderBy(desc(visitorSessions.lastSeenAt))
+      .limit(1),
+  );
   if (!row) throw notFound("Visitor");
   return {
     page_url: row.pageUrl,
@@ -366,16 +376,18 @@ export async function widgetKeyOnSite(db: Queryable, workspaceId: string, origin
   const workspace = await widgetWorkspaceOf(db, workspaceId);
   const settings = workspace ? await widgetSettingsOf(db, workspaceId) : null;
   if (!workspace || !settings?.enabled || !originAllowed(settings, origin)) return null;
-  return await widgetHasVisitors(db, workspaceId) ? workspace.widget_key : null;
+  return (await widgetHasVisitors(db, workspaceId)) ? workspace.widget_key : null;
 }
 
 /** Whether the widget has had a visitor on some site (the onboarding step "install the widget"). */
 export async function widgetHasVisitors(db: Queryable, workspaceId: string): Promise<boolean> {
   return (
-    first(await db
-      .select({ id: visitorSessions.id })
-      .from(visitorSessions)
-      .where(eq(visitorSessions.workspaceId, workspaceId))
-      .limit(1)) !== undefined
+    first(
+      await db
+        .select({ id: visitorSessions.id })
+        .from(visitorSessions)
+        .where(eq(visitorSessions.workspaceId, workspaceId))
+        .limit(1),
+    ) !== undefined
   );
 }

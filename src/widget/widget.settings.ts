@@ -83,7 +83,11 @@ async function widgetKeyOf(deps: Pick<Deps, "db">, workspaceId: string): Promise
 }
 
 export async function getWidgetSettings(ctx: RequestContext, deps: Deps) {
-  return presentWidgetSettings(await widgetSettingsOf(deps.db, ctx.workspaceId), deps, await widgetKeyOf(deps, ctx.workspaceId));
+  return presentWidgetSettings(
+    await widgetSettingsOf(deps.db, ctx.workspaceId),
+    deps,
+    await widgetKeyOf(deps, ctx.workspaceId),
+  );
 }
 
 /** Saves the members given (the rest keep their value); audit-logged when something changed. */
@@ -99,11 +103,12 @@ export async function updateWidgetSettings(ctx: RequestContext, patch: SettingsP
       replyMailboxId: patch.reply_mailbox_id !== undefined ? patch.reply_mailbox_id : current.replyMailboxId,
     };
     // Another workspace's mailbox is as unknown here as a missing one.
-    if (patch.reply_mailbox_id && !await findMailbox(tx, ctx.workspaceId, patch.reply_mailbox_id))
+    if (patch.reply_mailbox_id && !(await findMailbox(tx, ctx.workspaceId, patch.reply_mailbox_id)))
       throw invalidAt("body.reply_mailbox_id", "Not a mailbox of this workspace.");
     if (JSON.stringify(next) === JSON.stringify(current)) return current;
     const values = { ...next, updatedAt: deps.clock.now().toISOString() };
-    await tx.insert(widgetSettings)
+    await tx
+      .insert(widgetSettings)
       .values({ workspaceId: ctx.workspaceId, ...values })
       .onConflictDoUpdate({ target: widgetSettings.workspaceId, set: values });
     await recordAudit(tx, ctx, {

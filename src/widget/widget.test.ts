@@ -53,10 +53,7 @@ async function chat(v: { headers: Record<string, string> }, body = "Hello, my or
 }
 
 const eventsAfter = async (workspaceId: string, seq: number) =>
-  (await db
-    .select()
-    .from(events)
-    .where(eq(events.workspaceId, workspaceId)))
+  (await db.select().from(events).where(eq(events.workspaceId, workspaceId)))
     .filter((e) => e.seq > seq)
     .sort((a, b) => a.seq - b.seq);
 const count = (rows: unknown[]) => rows.length;
@@ -167,13 +164,13 @@ describe("POST /v1/widget/session", () => {
     const w = await newWorkspace();
     const secret = await rotateSecret(w);
     const hash = createHmac("sha256", secret).update("user-42").digest("hex");
-    const first = await visitor(w, { user_id: "user-42", user_hash: hash, email: "u42@example.test" });
-    const row = first(await db.select().from(contacts).where(eq(contacts.id, first.contactId)).limit(1))!;
+    const verified = await visitor(w, { user_id: "user-42", user_hash: hash, email: "u42@example.test" });
+    const row = first(await db.select().from(contacts).where(eq(contacts.id, verified.contactId)).limit(1))!;
     expect(row).toMatchObject({ externalId: "user-42", email: "u42@example.test" });
     const other = await visitor(w, { user_id: "user-42", user_hash: hash.toUpperCase() });
-    expect(other.contactId).toBe(first.contactId);
-    expect(other.token).not.toBe(first.token);
-    const convo = await chat(first);
+    expect(other.contactId).toBe(verified.contactId);
+    expect(other.token).not.toBe(verified.token);
+    const convo = await chat(verified);
     const seen = await desk.api("GET", "/v1/widget/conversations", { headers: other.headers });
     expect(seen.body.data.map((c: { id: string }) => c.id)).toEqual([convo.conversation.id]);
 
@@ -433,12 +430,15 @@ describe("visitor routes", () => {
     const w = await newWorkspace();
     const v = await visitor(w);
     const other = await visitor(w);
-    const stored = async () => count(await db.select().from(attachments).where(eq(attachments.workspaceId, w.workspace.id)));
+    const stored = async () =>
+      count(await db.select().from(attachments).where(eq(attachments.workspaceId, w.workspace.id)));
 
     const ok = await upload(v, "screenshot.png", PNG);
     expect(ok.status).toBe(201);
     expect(ok.body).toMatchObject({ filename: "screenshot.png", content_type: "image/png", size_bytes: PNG.length });
-    expect(first(await db.select().from(widgetUploads).where(eq(widgetUploads.attachmentId, ok.body.id)).limit(1))).toMatchObject({
+    expect(
+      first(await db.select().from(widgetUploads).where(eq(widgetUploads.attachmentId, ok.body.id)).limit(1)),
+    ).toMatchObject({
       contactId: v.contactId,
     });
 
@@ -678,7 +678,9 @@ describe("what the widget knows of a visit", () => {
     }
     const res = await session(w, {}, { "user-agent": `Firefox/133 ${"x".repeat(5000)}` });
     expect(res.status).toBe(200);
-    const row = first(await db.select().from(visitorSessions).where(eq(visitorSessions.contactId, res.body.contact.id)).limit(1))!;
+    const row = first(
+      await db.select().from(visitorSessions).where(eq(visitorSessions.contactId, res.body.contact.id)).limit(1),
+    )!;
     expect(row.userAgent!.length).toBe(300);
   });
 });

@@ -77,10 +77,10 @@ export async function uploadVisitorFile(deps: Deps, visitor: VisitorContext, req
     throw unsupported(`The file's content is ${type}, which its name (.${extension}) does not match.`);
   const ctx = systemContext(visitor.workspaceId, visitor.requestId);
   const row = await storeAttachmentAsync(ctx, { filename: file.name || "file", bytes }, deps);
-  await transact(deps.db, async (tx) =>
-    await tx
-      .insert(widgetUploads)
-      .values({
+  await transact(
+    deps.db,
+    async (tx) =>
+      await tx.insert(widgetUploads).values({
         attachmentId: row.id,
         workspaceId: visitor.workspaceId,
         contactId: visitor.contactId,
@@ -101,12 +101,13 @@ const SWEEP_BATCH = 500;
  */
 export async function sweepVisitorUploads(deps: Deps): Promise<number> {
   const cutoff = new Date(deps.clock.now().getTime() - WIDGET_UPLOAD_TTL_MS).toISOString();
-  const ids = (await deps.db
-    .select({ id: widgetUploads.attachmentId })
-    .from(widgetUploads)
-    .where(lt(widgetUploads.createdAt, cutoff))
-    .limit(SWEEP_BATCH))
-    .map((r) => r.id);
+  const ids = (
+    await deps.db
+      .select({ id: widgetUploads.attachmentId })
+      .from(widgetUploads)
+      .where(lt(widgetUploads.createdAt, cutoff))
+      .limit(SWEEP_BATCH)
+  ).map((r) => r.id);
   if (ids.length === 0) return 0;
   await discardAttachments(deps, ids);
   await transact(deps.db, async (tx) => await tx.delete(widgetUploads).where(inArray(widgetUploads.attachmentId, ids)));
@@ -120,6 +121,6 @@ export const sweepVisitorUploadsJob = defineJob({
   concurrency: 1,
   async handler(_payload, { deps }: JobContext<Deps>) {
     // Bounded batches until done: a flood's leftovers go in one run, never in an unbounded statement.
-    for (let i = 0; i < 20 && await sweepVisitorUploads(deps) === SWEEP_BATCH; i++);
+    for (let i = 0; i < 20 && (await sweepVisitorUploads(deps)) === SWEEP_BATCH; i++);
   },
 });

@@ -12,7 +12,7 @@ export const workspaceExistsSql = "SELECT 1 AS found FROM workspaces WHERE id = 
  * (`live`: deleted workspaces left out). The gateway asks through this function, so it reads no
  * feature table itself.
  */
-export function storedSeqsLookup(db: Db): (live: boolean) => Array<{ id: string; event_seq: number }> | Promise<Array<{ id: string; event_seq: number }>> {
+export function storedSeqsLookup(db: Db): (live: boolean) => Promise<Array<{ id: string; event_seq: number }>> {
   const select = `SELECT w.id, coalesce(s.${S.lastSeq}, 0) AS event_seq FROM workspaces w LEFT JOIN ${S.table} s ON s.${S.workspaceId} = w.id`;
   const all = db.$client.query<{ id: string; event_seq: number }, []>(select);
   const live = db.$client.query<{ id: string; event_seq: number }, []>(`${select} WHERE w.deleted_at IS NULL`);

@@ -22,7 +22,7 @@ async function tablesWithWorkspaceId(sqlite: Database): Promise<string[]> {
     .all()
     .filter((t) => !KEPT_TABLES.has(t.name) && !/^\s*CREATE\s+VIRTUAL/i.test(t.sql ?? ""));
   return tables
-    .filter(async (t) =>
+    .filter((t) =>
       sqlite
         .query<{ name: string }, []>(`SELECT name FROM pragma_table_info('${t.name.replaceAll("'", "''")}')`)
         .all()

@@ -27,20 +27,20 @@ export async function membershipsOf(db: Db, userId: string): Promise<Membership[
  * A person's role in a workspace not deleted, or null when they are no member: asked by the
  * credential resolver and the realtime gateway on every request or grant change.
  */
-export function memberRoleLookup(db: Db): (workspaceId: string, userId: string) => (Role | null) | Promise<Role | null> {
+export function memberRoleLookup(db: Db): (workspaceId: string, userId: string) => Role | null {
   const memberRole = db.$client.query<{ role: Role }, [string, string]>(
     `SELECT m.${m.role} FROM ${m.table} m JOIN workspaces w ON w.id = m.${m.workspaceId} AND w.deleted_at IS NULL WHERE m.${m.workspaceId} = ? AND m.${m.userId} = ?`,
   );
-  return async (workspaceId, userId) => memberRole.get(workspaceId, userId)?.role ?? null;
+  return (workspaceId, userId) => memberRole.get(workspaceId, userId)?.role ?? null;
 }
 
 /**
  * The workspaces (names) that require single sign-on of this person: `settings.sso_only` on, and
  * the person is not their owner (owners keep their password and passkeys as the way back in).
  */
-export function ssoOnlyWorkspacesLookup(db: Db): (userId: string) => string[] | Promise<string[]> {
+export function ssoOnlyWorkspacesLookup(db: Db): (userId: string) => string[] {
   const statement = db.$client.query<{ name: string }, [string]>(
     `SELECT w.name FROM ${m.table} m JOIN workspaces w ON w.id = m.${m.workspaceId} AND w.deleted_at IS NULL WHERE m.${m.userId} = ? AND m.${m.role} != 'owner' AND json_extract(w.settings, '$.sso_only') = 1 ORDER BY w.name`,
   );
-  return async (userId) => statement.all(userId).map((r) => r.name);
+  return (userId) => statement.all(userId).map((r) => r.name);
 }

@@ -28,7 +28,9 @@ async function freeSlug(db: Db, wanted: string): Promise<string> {
   const base = slugify(wanted) || "workspace";
   for (let n = 0; ; n++) {
     const candidate = n === 0 ? base : `${base}-${n + 1}`;
-    const taken = first(await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.slug, candidate)).limit(1));
+    const taken = first(
+      await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.slug, candidate)).limit(1),
+    );
     if (!taken) return candidate;
   }
 }
@@ -43,20 +45,22 @@ export async function createWorkspace(
   const id = newId();
   const slug = await freeSlug(deps.db, input.slug ?? input.name);
   return await transact(deps.db, async (tx) => {
-    const row = one(await tx
-      .insert(workspaces)
-      .values({
-        id,
-        name: input.name,
-        slug,
-        widgetKey: `wk_${randomToken(16)}`,
-        widgetSecretSealed: deps.secrets.seal(randomToken(32)),
-        settings: {},
-        images: {},
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning());
+    const row = one(
+      await tx
+        .insert(workspaces)
+        .values({
+          id,
+          name: input.name,
+          slug,
+          widgetKey: `wk_${randomToken(16)}`,
+          widgetSecretSealed: deps.secrets.seal(randomToken(32)),
+          settings: {},
+          images: {},
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning(),
+    );
     await insertOwnerMembership(tx, id, user.userId, now);
     await appendEvent(tx, workspaceUpdated, { workspaceId: id, data: { workspace: presentWorkspace(row) } });
     return row;
@@ -76,10 +80,13 @@ export async function workspaceSettingsOf(
   db: Queryable,
   workspaceId: string,
 ): Promise<{ id: string; name: string; slug: string; settings: Record<string, unknown> } | undefined> {
-  return first(await db
-    .select({ id: workspaces.id, name: workspaces.name, slug: workspaces.slug, settings: workspaces.settings })
-    .from(workspaces)
-    .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt))).limit(1));
+  return first(
+    await db
+      .select({ id: workspaces.id, name: workspaces.name, slug: workspaces.slug, settings: workspaces.settings })
+      .from(workspaces)
+      .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt)))
+      .limit(1),
+  );
 }
 
 /** Days after which solved tickets close (WorkspaceSettings `auto_close_days`, default 4; 0 = never). */
@@ -97,32 +104,44 @@ export async function autoCloseDaysOfWorkspaces(db: Queryable): Promise<{ id: st
 
 /** A workspace's name and slug, deleted or not (`deletedAt` says): for invitations and their mail. */
 export async function workspaceRefOf(db: Queryable, workspaceId: string) {
-  return first(await db
-    .select({ id: workspaces.id, name: workspaces.name, slug: workspaces.slug, deletedAt: workspaces.deletedAt })
-    .from(workspaces)
-    .where(eq(workspaces.id, workspaceId)).limit(1));
+  return first(
+    await db
+      .select({ id: workspaces.id, name: workspaces.name, slug: workspaces.slug, deletedAt: workspaces.deletedAt })
+      .from(workspaces)
+      .where(eq(workspaces.id, workspaceId))
+      .limit(1),
+  );
 }
 
 export async function findWorkspace(db: Db, workspaceId: string) {
-  return first(await db
-    .select()
-    .from(workspaces)
-    .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt))).limit(1));
+  return first(
+    await db
+      .select()
+      .from(workspaces)
+      .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt)))
+      .limit(1),
+  );
 }
 
 /** A workspace by its slug, unless deleted: the public help center's address. */
 export async function findWorkspaceBySlug(db: Queryable, slug: string) {
-  return first(await db
-    .select()
-    .from(workspaces)
-    .where(and(eq(workspaces.slug, slug), isNull(workspaces.deletedAt))).limit(1));
+  return first(
+    await db
+      .select()
+      .from(workspaces)
+      .where(and(eq(workspaces.slug, slug), isNull(workspaces.deletedAt)))
+      .limit(1),
+  );
 }
 
 async function requireWorkspace(db: Db | Tx, workspaceId: string) {
-  const row = first(await db
-    .select()
-    .from(workspaces)
-    .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt))).limit(1));
+  const row = first(
+    await db
+      .select()
+      .from(workspaces)
+      .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt)))
+      .limit(1),
+  );
   if (!row) throw notFound("Workspace");
   return row;
 }
@@ -154,7 +173,11 @@ export function mergeSettings(stored: Settings, patch: WorkspaceSettingsPatchInp
 export type UpdateWorkspaceInput = { name?: string; settings?: WorkspaceSettingsPatchInput };
 
 /** Renames and/or merges settings; audit-logged; emits `workspace.updated` only when something changed. */
-export async function updateWorkspace(ctx: RequestContext, input: UpdateWorkspaceInput, deps: { db: Db; clock: Clock }) {
+export async function updateWorkspace(
+  ctx: RequestContext,
+  input: UpdateWorkspaceInput,
+  deps: { db: Db; clock: Clock },
+) {
   return await transact(deps.db, async (tx) => {
     const current = await requireWorkspace(tx, ctx.workspaceId);
     const name = input.name ?? current.name;
@@ -163,11 +186,13 @@ export async function updateWorkspace(ctx: RequestContext, input: UpdateWorkspac
     if (name !== current.name) changes.push("name");
     if (JSON.stringify(settings) !== JSON.stringify(current.settings)) changes.push("settings");
     if (!changes.length) return current;
-    const row = one(await tx
-      .update(workspaces)
-      .set({ name, settings, updatedAt: deps.clock.now().toISOString() })
-      .where(eq(workspaces.id, ctx.workspaceId))
-      .returning());
+    const row = one(
+      await tx
+        .update(workspaces)
+        .set({ name, settings, updatedAt: deps.clock.now().toISOString() })
+        .where(eq(workspaces.id, ctx.workspaceId))
+        .returning(),
+    );
     await recordAudit(tx, ctx, {
       action: "workspace.updated",
       entityType: "workspace",
@@ -209,7 +234,11 @@ async function requireStrongSession(db: Db, ctx: RequestContext, clock: Clock, r
  * Deletes the workspace: it disappears at once (credentials stop resolving), its members' live
  * connections end, and a durable job removes every row it owned.
  */
-export async function deleteWorkspace(ctx: RequestContext, confirmName: string, deps: { db: Db; clock: Clock }): Promise<void> {
+export async function deleteWorkspace(
+  ctx: RequestContext,
+  confirmName: string,
+  deps: { db: Db; clock: Clock },
+): Promise<void> {
   await requireStrongSession(deps.db, ctx, deps.clock, true);
   const memberIds = await transact(deps.db, async (tx) => {
     const current = await requireWorkspace(tx, ctx.workspaceId);
@@ -242,7 +271,7 @@ export async function transferOwnership(
   if (targetUserId === callerId)
     throw invalidAt("body.user_id", "You already own this workspace; name another member.");
   return await transact(deps.db, async (tx) => {
-    if (await memberRoleOf(tx, ctx.workspaceId, targetUserId) === null)
+    if ((await memberRoleOf(tx, ctx.workspaceId, targetUserId)) === null)
       throw invalidAt("body.user_id", "Not a member of this workspace.");
     const promoted = await setMemberRole(tx, ctx, targetUserId, "owner", deps);
     const demoted = await setMemberRole(tx, ctx, callerId, "admin", deps);
@@ -257,11 +286,15 @@ export async function transferOwnership(
 }
 
 /** A new widget secret (HMAC key of verified widget sessions): sealed at rest, shown once. */
-export async function rotateWidgetSecret(ctx: RequestContext, deps: { db: Db; clock: Clock; secrets: SecretBox }): Promise<string> {
+export async function rotateWidgetSecret(
+  ctx: RequestContext,
+  deps: { db: Db; clock: Clock; secrets: SecretBox },
+): Promise<string> {
   const secret = `whs_${randomToken(32)}`;
   await transact(deps.db, async (tx) => {
     await requireWorkspace(tx, ctx.workspaceId);
-    await tx.update(workspaces)
+    await tx
+      .update(workspaces)
       .set({ widgetSecretSealed: deps.secrets.seal(secret), updatedAt: deps.clock.now().toISOString() })
       .where(eq(workspaces.id, ctx.workspaceId));
     await recordAudit(tx, ctx, {
@@ -285,11 +318,13 @@ export async function setWorkspaceImage(
 ) {
   const current = await requireWorkspace(tx, ctx.workspaceId);
   const patch = slot === "logo" ? { avatarUrl: url } : { images: { ...(current.images ?? {}), [slot]: url } };
-  const row = one(await tx
-    .update(workspaces)
-    .set({ ...patch, updatedAt: now })
-    .where(eq(workspaces.id, ctx.workspaceId))
-    .returning());
+  const row = one(
+    await tx
+      .update(workspaces)
+      .set({ ...patch, updatedAt: now })
+      .where(eq(workspaces.id, ctx.workspaceId))
+      .returning(),
+  );
   const workspace = presentWorkspace(row);
   await appendEvent(tx, workspaceUpdated, { workspaceId: ctx.workspaceId, data: { workspace } });
   return workspace;

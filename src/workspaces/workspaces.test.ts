@@ -1,4 +1,4 @@
-import { first } from "../db/store";
+import { first as firstRow } from "../db/store";
 import { describe, expect, test } from "bun:test";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -98,9 +98,10 @@ describe("PATCH /v1/workspace", () => {
       body: { name: "x" },
     });
     expect(foreign.status).toBe(404);
-    expect(first(await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, other.workspace.id)).limit(1))!.name).toBe(
-      other.workspace.name,
-    );
+    expect(
+      firstRow(await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, other.workspace.id)).limit(1))!
+        .name,
+    ).toBe(other.workspace.name);
   });
 
   test("bad settings answer 422 with locations and change nothing", async () => {
@@ -132,7 +133,9 @@ describe("PATCH /v1/workspace", () => {
       ).toContain(location);
     }
     expect(await lastSeq(desk, workspace.id)).toBe(before);
-    expect(first(await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).limit(1))!.settings).toEqual({});
+    expect(
+      firstRow(await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).limit(1))!.settings,
+    ).toEqual({});
   });
 
   test("merges settings, null removes, audit-logged, emits exactly one workspace.updated", async () => {
@@ -172,9 +175,9 @@ describe("PATCH /v1/workspace", () => {
     };
     expect(res.body.name).toBe("Renamed");
     expect(res.body.settings).toEqual(expected);
-    expect(first(await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).limit(1))!.settings).toEqual(
-      expected,
-    );
+    expect(
+      firstRow(await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).limit(1))!.settings,
+    ).toEqual(expected);
     const emitted = await eventsAfter(desk, workspace.id, before);
     expect(emitted.map((e) => e.type)).toEqual(["workspace.updated"]);
     expect((emitted[0]!.data as { workspace: { settings: unknown } }).workspace.settings).toEqual(expected);
@@ -237,7 +240,8 @@ describe("DELETE /v1/workspace", () => {
     expect(wrong.status).toBe(422);
     expect(wrong.body.errors[0].location).toBe("body.confirm_name");
     expect(
-      first(await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, strong.workspace.id)).limit(1))!.deletedAt,
+      firstRow(await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, strong.workspace.id)).limit(1))!
+        .deletedAt,
     ).toBeNull();
   });
 
@@ -288,7 +292,7 @@ describe("DELETE /v1/workspace", () => {
     off();
     expect(res.status).toBe(204);
     expect(
-      first(await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).limit(1))!.deletedAt,
+      firstRow(await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).limit(1))!.deletedAt,
     ).not.toBeNull();
     expect((await desk.api("GET", "/v1/workspace", { headers: agent.headers })).status).toBe(404);
     expect((await desk.api("GET", "/v1/workspace", { headers: key.headers })).status).toBe(401);
@@ -363,11 +367,10 @@ describe("POST /v1/workspace/transfer", () => {
     expect(res.body.owner.role).toBe("owner");
     expect(res.body.previous_owner.role).toBe("admin");
     const roles = Object.fromEntries(
-      (await desk.deps.db
-        .select()
-        .from(members)
-        .where(eq(members.workspaceId, workspace.id)))
-        .map((m) => [m.userId, m.role]),
+      (await desk.deps.db.select().from(members).where(eq(members.workspaceId, workspace.id))).map((m) => [
+        m.userId,
+        m.role,
+      ]),
     );
     expect(roles).toEqual({ [admin.id]: "owner", [owner.id]: "admin" });
     const emitted = await eventsAfter(desk, workspace.id, before);
@@ -388,8 +391,9 @@ describe("POST /v1/workspace/widget-secret/rotate", () => {
     const res = await desk.api("POST", "/v1/workspace/widget-secret/rotate", { headers: owner.headers });
     expect(res.status).toBe(200);
     expect(res.body.secret).toMatch(/^whs_/);
-    const sealed = first(await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).limit(1))!
-      .widgetSecretSealed!;
+    const sealed = firstRow(
+      await desk.deps.db.select().from(workspaces).where(eq(workspaces.id, workspace.id)).limit(1),
+    )!.widgetSecretSealed!;
     expect(sealed).not.toContain(res.body.secret);
     expect(desk.deps.secrets.open(sealed)).toBe(res.body.secret);
     expect((await desk.api("GET", "/v1/workspace", { headers: owner.headers })).text).not.toContain(res.body.secret);

@@ -8,4 +8,5 @@ const statements = preparedFor((sqlite) => ({
 }));
 
 /** Each workspace's ticket numbers count on its row; tickets take the next one on every creation. */
-export const takeTicketNumber: TakeTicketNumber = async (db, workspaceId) => statements(db).nextNumber.get(workspaceId)?.n;
+export const takeTicketNumber: TakeTicketNumber = async (db, workspaceId) =>
+  statements(db).nextNumber.get(workspaceId)?.n;

@@ -13,19 +13,25 @@ const widgetWorkspace = (row: typeof workspaces.$inferSelect | undefined): Widge
 /** The live workspace whose public widget key this is, or null. */
 export async function workspaceOfWidgetKey(db: Queryable, key: string): Promise<WidgetWorkspace | null> {
   return widgetWorkspace(
-    first(await db
-      .select()
-      .from(workspaces)
-      .where(and(eq(workspaces.widgetKey, key), isNull(workspaces.deletedAt))).limit(1)),
+    first(
+      await db
+        .select()
+        .from(workspaces)
+        .where(and(eq(workspaces.widgetKey, key), isNull(workspaces.deletedAt)))
+        .limit(1),
+    ),
   );
 }
 
 /** The live workspace by id (a visitor session's), or null once it is deleted. */
 export async function widgetWorkspaceOf(db: Queryable, workspaceId: string): Promise<WidgetWorkspace | null> {
   return widgetWorkspace(
-    first(await db
-      .select()
-      .from(workspaces)
-      .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt))).limit(1)),
+    first(
+      await db
+        .select()
+        .from(workspaces)
+        .where(and(eq(workspaces.id, workspaceId), isNull(workspaces.deletedAt)))
+        .limit(1),
+    ),
   );
 }

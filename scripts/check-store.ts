@@ -1,0 +1,75 @@
+/**
+ * The store seam's rules, checked with the type checker (docs/DEVELOPING.md "The store seam"):
+ * 1. No synchronous drizzle terminal (`.all() .get() .run() .values()` on a query builder): a
+ *    builder is awaited, which both engines can do.
+ * 2. No Promise of our own async functions dropped or used as a value that is always truthy: an
+ *    unawaited store call runs outside the order (and the transaction) its caller assumes.
+ *    Deliberate fire-and-forget is written `void promise.catch(…)`.
+ * Run: bun scripts/check-store.ts
+ */
+import ts from "typescript";
+import { relative, resolve } from "node:path";
+
+const root = resolve(import.meta.dir, "..");
+const config = ts.readConfigFile(`${root}/tsconfig.json`, ts.sys.readFile);
+const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
+const program = ts.createProgram(parsed.fileNames, parsed.options);
+const checker = program.getTypeChecker();
+
+const TERMINALS = new Set(["all", "get", "run", "values"]);
+const problems: string[] = [];
+
+const isThenable = (type: ts.Type) =>
+  [type, ...(type.isUnion() ? type.types : [])].some((t) => t.getProperty("then") !== undefined);
+const declaredIn = (node: ts.Node) =>
+  checker.getSymbolAtLocation(node)?.declarations?.[0]?.getSourceFile().fileName ?? "";
+/** A call of a function declared in this project whose answer is a Promise. */
+const isOwnAsyncCall = (node: ts.Expression): boolean => {
+  if (!ts.isCallExpression(node) || !isThenable(checker.getTypeAtLocation(node))) return false;
+  const declaration = checker.getResolvedSignature(node)?.declaration;
+  const file = declaration?.getSourceFile().fileName ?? "";
+  return file.startsWith(root) && !file.includes("/node_modules/");
+};
+
+for (const sourceFile of program.getSourceFiles()) {
+  const file = sourceFile.fileName;
+  if (!file.startsWith(root) || file.includes("/node_modules/") || file.includes("/web/")) continue;
+  const report = (node: ts.Node, message: string) => {
+    const { line } = sourceFile.getLineAndCharacterOfPosition(node.getStart());
+    problems.push(`${relative(root, file)}:${line + 1}: ${message}`);
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && node.arguments.length === 0 && ts.isPropertyAccessExpression(node.expression)) {
+      const callee = node.expression;
+      if (
+        TERMINALS.has(callee.name.text) &&
+        declaredIn(callee.name).includes("drizzle-orm") &&
+        isThenable(checker.getTypeAtLocation(callee.expression))
+      )
+        report(node, `synchronous drizzle terminal .${callee.name.text}(): await the builder instead`);
+    }
+    if (ts.isExpressionStatement(node) && isOwnAsyncCall(node.expression))
+      report(node, "a Promise dropped: await it (or `void promise.catch(…)` when it may run on its own)");
+    if ((ts.isIfStatement(node) || ts.isWhileStatement(node)) && isOwnAsyncCall(node.expression))
+      report(node, "a Promise used as a condition: await it");
+    if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.ExclamationToken && isOwnAsyncCall(node.operand))
+      report(node, "a Promise negated: await it");
+    if (
+      ts.isBinaryExpression(node) &&
+      [ts.SyntaxKind.AmpersandAmpersandToken, ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken].includes(
+        node.operatorToken.kind,
+      ) &&
+      isOwnAsyncCall(node.left)
+    )
+      report(node, "a Promise as the left side of a logical operator: await it");
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+}
+
+if (problems.length > 0) {
+  console.error(problems.join("\n"));
+  console.error(`check:store: ${problems.length} problem(s)`);
+  process.exit(1);
+}
+console.log("check:store: ok");
