@@ -66,7 +66,9 @@ withTool = true;
 const usageBefore = (await desk.deps.db.select().from(aiUsage).where(eq(aiUsage.workspaceId, workspace.id))).length;
 const typical: number[] = [];
 for (let i = 0; i < ROUNDS; i++) typical.push(await firstText());
-const rows = (await desk.deps.db.select().from(aiUsage).where(eq(aiUsage.workspaceId, workspace.id))).slice(usageBefore);
+const rows = (await desk.deps.db.select().from(aiUsage).where(eq(aiUsage.workspaceId, workspace.id))).slice(
+  usageBefore,
+);
 const input = rows.reduce((n, r) => n + r.inputTokens, 0) / ROUNDS;
 const output = rows.reduce((n, r) => n + r.outputTokens, 0) / ROUNDS;
 

@@ -83,7 +83,8 @@ const shippedOwner = (await createWorkspaceWithOwner(shipped)).owner;
 const burstStart = performance.now();
 await burst(shipped, shippedOwner.headers);
 const burstMs = performance.now() - burstStart;
-const behind = async () => (await consumerLag(shipped.deps.db, shipped.deps.clock.now())).some((lag) => lag.eventsBehind > 0);
+const behind = async () =>
+  (await consumerLag(shipped.deps.db, shipped.deps.clock.now())).some((lag) => lag.eventsBehind > 0);
 while (await behind()) await Bun.sleep(10);
 const caughtUpMs = performance.now() - burstStart - burstMs;
 console.log(

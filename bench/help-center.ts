@@ -32,13 +32,16 @@ const paragraph = (i: number) =>
   `<p>${Array.from({ length: 60 }, (_, k) => words[(i * 7 + k * 3) % words.length]).join(" ")}.</p>`;
 
 const seeded = performance.now();
-const collections = Array.from({ length: COLLECTIONS }, async (_, i) =>
-  await createCollection(
-    owner.ctx,
-    { name: `Collection ${i}`, description: `Guides about ${words[i % words.length]}` },
-    desk.deps,
-  ),
-);
+// One after another, as before: each creation is its own change, in order.
+const collections: Array<Awaited<ReturnType<typeof createCollection>>> = [];
+for (let i = 0; i < COLLECTIONS; i++)
+  collections.push(
+    await createCollection(
+      owner.ctx,
+      { name: `Collection ${i}`, description: `Guides about ${words[i % words.length]}` },
+      desk.deps,
+    ),
+  );
 const slugs: string[] = [];
 for (let i = 0; i < ARTICLES; i++) {
   const row = await createArticle(

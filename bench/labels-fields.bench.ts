@@ -4,6 +4,7 @@
  * Run: bun bench/labels-fields.bench.ts [contacts=100000] [iterations=200]
  */
 import { rmSync } from "node:fs";
+import { transact } from "../src/db/tx";
 import { newId } from "../src/lib/ids";
 import { createWorkspaceWithOwner } from "../test/factories";
 import { startTestDesk } from "../test/harness";
@@ -47,7 +48,8 @@ const insertValue = sqlite.query(
 const insertTag = sqlite.query(
   "INSERT INTO record_tags (workspace_id, kind, record_id, tag_id, created_at) VALUES (?, 'contacts', ?, ?, ?)",
 );
-sqlite.transaction(async () => {
+// One change (the body only runs prepared statements), in the batch the services above left open.
+await transact(desk.deps.db, () => {
   for (let i = 0; i < total; i++) {
     const id = newId();
     insertContact.run(id, workspace.id, `c${i}@example.test`, `Contact ${i}`, now, now);
@@ -56,7 +58,7 @@ sqlite.transaction(async () => {
     insertValue.run(workspace.id, id, city.id, cities[i % cities.length]!, null);
     if (i % 3 === 0) insertTag.run(workspace.id, id, vip.id, now);
   }
-})();
+});
 sqlite.exec("ANALYZE");
 console.log(
   `seeded ${total} contacts with 3 field values each in ${((performance.now() - seedStart) / 1000).toFixed(1)} s`,

@@ -77,12 +77,14 @@ const direct: number[] = [];
 for (let i = 0; i < WRITES; i++) {
   const arrived = nextFrame();
   const start = performance.now();
-  await transact(desk.deps.db, async (tx) =>
-    await notify(
-      tx,
-      { workspaceId: workspace.id, userId: assignee.id, type: "sla_breached", ticket: null, data: {} },
-      desk.deps.clock,
-    ),
+  await transact(
+    desk.deps.db,
+    async (tx) =>
+      await notify(
+        tx,
+        { workspaceId: workspace.id, userId: assignee.id, type: "sla_breached", ticket: null, data: {} },
+        desk.deps.clock,
+      ),
   );
   direct.push((await arrived) - start);
 }

@@ -199,7 +199,7 @@ async function bytesPerTicket(desk: Running) {
 
 function traceMail(desk: Running, mailsBefore: number) {
   const db = new Database(join(desk.dataDir, "desk.db"), { readonly: true });
-  const timer = setInterval(async () => {
+  const timer = setInterval(() => {
     const states = db
       .query<{ state: string; n: number }, []>(
         "SELECT state, count(*) AS n FROM jobs WHERE kind = 'mail.send_reply' GROUP BY state",

@@ -119,12 +119,12 @@ console.log(
   `first query (index cold): ${(performance.now() - started).toFixed(1)} ms, mode ${firstRoute.headers.get("desk-search-mode")}`,
 );
 while (
-  !await nearest(desk.deps.db, workspace.id, "text-embedding-3-small", vectorOf("warm up"), {
+  !(await nearest(desk.deps.db, workspace.id, "text-embedding-3-small", vectorOf("warm up"), {
     limit: 1,
     minScore: 0,
     kind: "ticket",
     at: Date.now(),
-  })
+  }))
 )
   await Bun.sleep(5);
 console.log(`index loaded in the background after ${(performance.now() - started).toFixed(0)} ms`);

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { users } from "../src/identity/identity.table";
 import { buildDeps } from "../src/compose";
 import { loadConfig } from "../src/config/config";
-import { commitPending } from "../src/db/tx";
+import { commitPending, transact } from "../src/db/tx";
 import { newId } from "../src/lib/ids";
 import { breachPass } from "../src/sla/sla.track";
 import { createWorkspace } from "../src/workspaces/workspaces.service";
@@ -52,7 +52,8 @@ for (const { name } of sqlite
   sqlite.exec(`DROP TRIGGER ${name}`);
 
 const SPREAD_MS = 30 * 24 * 3600_000;
-sqlite.transaction(async () => {
+// One change, committed at once (the body only runs SQL of its own).
+await transact(deps.db, () => {
   sqlite.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${TICKETS})
     INSERT INTO tickets (id, workspace_id, number, subject, status, priority, channel, spam, last_message_at,
       last_message_preview, message_count, custom, sla, created_at, updated_at)
@@ -64,7 +65,8 @@ sqlite.transaction(async () => {
       first_breached, resolution_breached, breached, next_due_at, updated_at)
     SELECT id, workspace_id, '${policyId}', created_at, 0, json_extract(sla, '$.first_response_due_at'), NULL, 0, 0, 0,
       json_extract(sla, '$.first_response_due_at'), created_at FROM tickets WHERE workspace_id = '${ws}'`);
-})();
+});
+commitPending(deps.db);
 sqlite.exec("ANALYZE");
 console.log(`seeded ${TICKETS} tickets with SLA clocks (${elapsed()})`);
 

@@ -17,7 +17,7 @@ import { createAutomation } from "../src/automations/automations.service";
 import { timeRulesPass } from "../src/automations/automations.time-rules";
 import { buildDeps } from "../src/compose";
 import { loadConfig } from "../src/config/config";
-import { commitPending } from "../src/db/tx";
+import { commitPending, transact } from "../src/db/tx";
 import { newId } from "../src/lib/ids";
 import { createWorkspace } from "../src/workspaces/workspaces.service";
 
@@ -53,7 +53,8 @@ for (const { name } of sqlite
 
 const SPREAD_S = 180 * 24 * 3600;
 const seedStarted = performance.now();
-sqlite.transaction(async () => {
+// One change, committed at once and timed with its commit (the body only runs SQL of its own).
+await transact(deps.db, () => {
   // Ticket i was created (i / TICKETS) of 180 days ago, newest last; every 7th open one has an SLA deadline ahead.
   sqlite.exec(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${TICKETS}),
     s AS (SELECT i, CASE WHEN i % 100 < 85 THEN 'closed' WHEN i % 100 < 93 THEN 'open' WHEN i % 100 < 97 THEN 'pending' ELSE 'on_hold' END AS status,
@@ -65,7 +66,8 @@ sqlite.transaction(async () => {
         'first_response_due_at', strftime('%Y-%m-%dT%H:%M:%fZ', ${nowMs} / 1000.0 + (i % 240) * 60, 'unixepoch'),
         'resolution_due_at', NULL, 'breached', json('false')) END,
       at, at FROM s`);
-})();
+});
+commitPending(deps.db);
 const seedMs = performance.now() - seedStarted;
 sqlite.exec("ANALYZE");
 const count = async (sql: string) => sqlite.query<{ n: number }, []>(sql).get()!.n;
@@ -101,7 +103,11 @@ await rule(
   ],
   [{ type: "set_priority", value: "urgent" }],
 );
-await rule("SLA soon", [{ field: "sla", op: "due_within_minutes", value: 30 }], [{ type: "add_tag", value: "sla-soon" }]);
+await rule(
+  "SLA soon",
+  [{ field: "sla", op: "due_within_minutes", value: 30 }],
+  [{ type: "add_tag", value: "sla-soon" }],
+);
 commitPending(deps.db);
 
 const cutoff = new Date(nowMs - 72 * 3600_000).toISOString();

@@ -69,5 +69,5 @@ console.log(`API GET /v1/webhooks during delivery load: p50 ${pct(loaded, 50)} m
 const bad = receiver.received.filter((d) => !d.verified).length;
 console.log(`receiver verified ${receiver.received.length - bad} of ${receiver.received.length} signatures`);
 await desk.stop();
-receiver.stop();
+await receiver.stop();
 process.exit(0);

@@ -103,20 +103,28 @@ async function micro(name: string, fn: (i: number) => unknown | Promise<unknown>
 }
 console.log("\nhelpers, one transaction, µs per call");
 let fresh = 0;
-await micro("findOrCreateContactByEmail, new contact", async () =>
-  await transact(db, async (tx) =>
-    await findOrCreateContactByEmail(
-      tx,
-      ctx,
-      { email: `fresh-${process.pid}-${fresh++}@example.test`, name: "F" },
-      desk.deps.ports,
+await micro(
+  "findOrCreateContactByEmail, new contact",
+  async () =>
+    await transact(
+      db,
+      async (tx) =>
+        await findOrCreateContactByEmail(
+          tx,
+          ctx,
+          { email: `fresh-${process.pid}-${fresh++}@example.test`, name: "F" },
+          desk.deps.ports,
+        ),
     ),
-  ),
 );
-await micro("findOrCreateContactByEmail, existing contact", async () =>
-  await transact(db, async (tx) =>
-    await findOrCreateContactByEmail(tx, ctx, { email: "regular-1@example.test", name: "R" }, desk.deps.ports),
-  ),
+await micro(
+  "findOrCreateContactByEmail, existing contact",
+  async () =>
+    await transact(
+      db,
+      async (tx) =>
+        await findOrCreateContactByEmail(tx, ctx, { email: "regular-1@example.test", name: "R" }, desk.deps.ports),
+    ),
 );
 await micro("labelsOf, 1 ticket with 2 labels", async () => await labelsOf(db, "tickets", [ticket.id]));
 await micro("labelsOf, page of 50 tickets", async () => await labelsOf(db, "tickets", pageIds));
@@ -124,15 +132,27 @@ await micro("labelsOf, no ids", async () => await labelsOf(db, "tickets", []));
 await micro("fieldValuesOf, 1 ticket", async () => await fieldValuesOf(db, "ticket", [ticket.id]));
 await micro("fieldValuesOf, page of 50 tickets", async () => await fieldValuesOf(db, "ticket", pageIds));
 await micro("contactRefsOf, 1 contact", async () => await contactRefsOf(db, [ticket.contact.id]));
-await micro("applyLabelWrite, 2 existing labels (no change)", async () =>
-  await transact(db, async (tx) => await applyLabelWrite(tx, ctx, "tickets", ticket.id, { tags: ["billing", "vip"] }, desk.deps.ports)),
+await micro(
+  "applyLabelWrite, 2 existing labels (no change)",
+  async () =>
+    await transact(
+      db,
+      async (tx) => await applyLabelWrite(tx, ctx, "tickets", ticket.id, { tags: ["billing", "vip"] }, desk.deps.ports),
+    ),
 );
-await micro("applyFieldWrite, {}", async () => await transact(db, async (tx) => await applyFieldWrite(tx, ctx, "ticket", ticket.id, {})));
-const contactRow = await transact(db, async (tx) =>
-  await findOrCreateContactByEmail(tx, ctx, { email: "regular-1@example.test" }, desk.deps.ports),
+await micro(
+  "applyFieldWrite, {}",
+  async () => await transact(db, async (tx) => await applyFieldWrite(tx, ctx, "ticket", ticket.id, {})),
+);
+const contactRow = await transact(
+  db,
+  async (tx) => await findOrCreateContactByEmail(tx, ctx, { email: "regular-1@example.test" }, desk.deps.ports),
 );
 const countTickets = desk.deps.ports.get(contactTicketCounts);
-await micro("presentContact (reads labels, fields, ticket_count)", async () => await presentContact(db, countTickets, contactRow));
+await micro(
+  "presentContact (reads labels, fields, ticket_count)",
+  async () => await presentContact(db, countTickets, contactRow),
+);
 
 await desk.stop();
 rmSync(desk.dataDir, { recursive: true, force: true });

@@ -52,7 +52,11 @@ for (const sourceFile of program.getSourceFiles()) {
       report(node, "a Promise dropped: await it (or `void promise.catch(…)` when it may run on its own)");
     if ((ts.isIfStatement(node) || ts.isWhileStatement(node)) && isOwnAsyncCall(node.expression))
       report(node, "a Promise used as a condition: await it");
-    if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.ExclamationToken && isOwnAsyncCall(node.operand))
+    if (
+      ts.isPrefixUnaryExpression(node) &&
+      node.operator === ts.SyntaxKind.ExclamationToken &&
+      isOwnAsyncCall(node.operand)
+    )
       report(node, "a Promise negated: await it");
     if (
       ts.isBinaryExpression(node) &&

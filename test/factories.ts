@@ -29,16 +29,14 @@ export async function createUser(
   const email = (input.email ?? `user-${unique()}@example.test`).toLowerCase();
   const name = input.name ?? `User ${unique()}`;
   const now = new Date().toISOString();
-  await desk.deps.db
-    .insert(users)
-    .values({
-      id,
-      email,
-      name,
-      passwordHash: input.password ? await Bun.password.hash(input.password) : null,
-      createdAt: now,
-      updatedAt: now,
-    });
+  await desk.deps.db.insert(users).values({
+    id,
+    email,
+    name,
+    passwordHash: input.password ? await Bun.password.hash(input.password) : null,
+    createdAt: now,
+    updatedAt: now,
+  });
   const { session, refreshToken } = await createSession(desk.deps.db, {
     userId: id,
     client: "web",

@@ -66,6 +66,38 @@ export async function startMessage(
   };
 }
 
+/** A change that failed on approval: the action is spent and the model is told why. */
+async function recordFailedAction(
+  deps: Deps,
+  session: Awaited<ReturnType<typeof sessionOf>>,
+  action: Awaited<ReturnType<typeof actionForDecision>>,
+  error: unknown,
+  now: string,
+): Promise<void> {
+  await transact(deps.db, async (tx) => {
+    await tx
+      .update(assistantActions)
+      .set({ status: "failed", decidedAt: now })
+      .where(eq(assistantActions.id, action.id));
+    const messages = [
+      ...session.messages,
+      {
+        role: "tool" as const,
+        tool_call_id: action.callId,
+        content: JSON.stringify({ status: "failed", error: error instanceof DeskError ? error.code : "error" }),
+      },
+    ];
+    await tx
+      .update(assistantActions)
+      .set({ attempts: action.attempts + 1 })
+      .where(eq(assistantActions.id, action.id));
+    await tx
+      .update(sessionsTable)
+      .set({ transcript: session.transcript, messages })
+      .where(eq(sessionsTable.id, session.id));
+  });
+}
+
 /**
  * POST /v1/assistant/actions/{id}/decision. Approve: the change runs through the same service
  * functions as the API with the person's RequestContext (a change they could not make fails as it
@@ -125,28 +157,7 @@ export async function startDecision(
           status: "error",
           summary: error instanceof DeskError ? error.detail : "The change failed.",
         });
-        await transact(deps.db, async (tx) => {
-          await tx
-            .update(assistantActions)
-            .set({ status: "failed", decidedAt: now })
-            .where(eq(assistantActions.id, action.id));
-          const messages = [
-            ...session.messages,
-            {
-              role: "tool" as const,
-              tool_call_id: action.callId,
-              content: JSON.stringify({ status: "failed", error: error instanceof DeskError ? error.code : "error" }),
-            },
-          ];
-          await tx
-            .update(assistantActions)
-            .set({ attempts: action.attempts + 1 })
-            .where(eq(assistantActions.id, action.id));
-          await tx
-            .update(sessionsTable)
-            .set({ transcript: session.transcript, messages })
-            .where(eq(sessionsTable.id, session.id));
-        });
+        await recordFailedAction(deps, session, action, error, now);
         await auditAction(deps, ctx, action, "failed");
         throw error;
       }

@@ -242,6 +242,15 @@ function senderOf(deps: Deps, mailbox: MailboxRow, email: ParsedEmail, from: Non
   return { from, dmarc, viaForm, visitor, replyTo, automated: isAutomated(email) };
 }
 
+/** The message's HTML and text as stored: a plain-text body becomes HTML already in its sanitized form (the sanitizer would not change it). */
+function storedBodiesOf(body: ReturnType<typeof trimQuoted>, contentIds: Parameters<typeof normalizeCidReferences>[1]) {
+  const text = body.text.trim();
+  const bodyHtml =
+    body.html !== null ? normalizeCidReferences(body.html, contentIds) : text ? textToSanitizedHtml(text) : "";
+  const bodyText = body.html !== null && !text ? htmlToText(body.html) : text;
+  return { bodyHtml, bodyText };
+}
+
 async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<IngestOutcome> {
   const { mailbox, raw } = source;
   // A child logger costs a bindings serialisation per message: made when a line is first written.
@@ -287,14 +296,7 @@ async function ingestUncommitted(deps: Deps, source: IngestSource): Promise<Inge
   const body = trimQuoted(email.html, email.text);
   const originalStored = storeOriginal(deps, mailbox.workspaceId, raw, deps.clock.now());
   const { attachmentIds, contentIds } = await storeParts(deps, ctx, email, log);
-  // A plain-text body becomes HTML already in its sanitized form (the sanitizer would not change it).
-  const bodyHtml =
-    body.html !== null
-      ? normalizeCidReferences(body.html, contentIds)
-      : body.text.trim()
-        ? textToSanitizedHtml(body.text.trim())
-        : "";
-  const bodyText = body.html !== null && !body.text.trim() ? htmlToText(body.html) : body.text.trim();
+  const { bodyHtml, bodyText } = storedBodiesOf(body, contentIds);
   const subject = (email.subject || "(no subject)").slice(0, 250);
   // A machine's mail (out-of-office, notifications) says nothing of the person's language.
   const language = sender.automated ? null : await languageOfMail(email, bodyText);

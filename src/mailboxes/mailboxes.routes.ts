@@ -27,9 +27,10 @@ const MAILBOX_EDIT_RULE =
 const settingsAccess = { role: "admin", scopes: ["settings:read", "settings:write"] } as const;
 
 export function mailboxesRoutes(deps: Deps) {
+  const relayOn = deps.config.smtpRelayUrl !== null;
   return new Elysia({ prefix: "/mailboxes", tags: ["mailboxes"] })
     .use(deps.guard)
-    .get("/", async ({ ctx, query }) => await listMailboxes(deps.db, ctx, query, deps.config.smtpRelayUrl !== null), {
+    .get("/", ({ ctx, query }) => listMailboxes(deps.db, ctx, query, relayOn), {
       access: settingsAccess,
       query: PageQuery,
       response: { 200: MailboxListSchema, ...errorResponses },
@@ -40,7 +41,7 @@ export function mailboxesRoutes(deps: Deps) {
       async ({ ctx, body, set }) => {
         await assertMailHostsAllowed(body.config, deps);
         set.status = 201;
-        return presentMailbox(await createMailbox(ctx, body, deps), deps.config.smtpRelayUrl !== null);
+        return presentMailbox(await createMailbox(ctx, body, deps), relayOn);
       },
       {
         access: settingsAccess,
@@ -52,22 +53,17 @@ export function mailboxesRoutes(deps: Deps) {
         },
       },
     )
-    .get(
-      "/:id",
-      async ({ ctx, params }) =>
-        presentMailbox(await getMailbox(deps.db, ctx, params.id), deps.config.smtpRelayUrl !== null),
-      {
-        access: settingsAccess,
-        params: IdParams,
-        response: { 200: MailboxSchema, ...errorResponses },
-        detail: { summary: "Get a mailbox" },
-      },
-    )
+    .get("/:id", async ({ ctx, params }) => presentMailbox(await getMailbox(deps.db, ctx, params.id), relayOn), {
+      access: settingsAccess,
+      params: IdParams,
+      response: { 200: MailboxSchema, ...errorResponses },
+      detail: { summary: "Get a mailbox" },
+    })
     .patch(
       "/:id",
       async ({ ctx, params, body }) => {
         await assertMailHostsAllowed(body.config, deps);
-        return presentMailbox(await updateMailbox(ctx, params.id, body, deps), deps.config.smtpRelayUrl !== null);
+        return presentMailbox(await updateMailbox(ctx, params.id, body, deps), relayOn);
       },
       {
         access: settingsAccess,
@@ -100,19 +96,15 @@ export function mailboxesRoutes(deps: Deps) {
           MAIL_HOSTS_RULE,
       },
     })
-    .post(
-      "/oauth/:provider/start",
-      async ({ ctx, params, body }) => await startOAuth(ctx, params.provider, body, deps),
-      {
-        access: settingsAccess,
-        params: OAuthProviderParams,
-        body: OAuthStartBody,
-        response: { 200: OAuthStartResult, ...errorResponses },
-        detail: {
-          summary: "Start connecting a provider mailbox: answers the URL to send the browser to (PKCE, state token)",
-        },
+    .post("/oauth/:provider/start", ({ ctx, params, body }) => startOAuth(ctx, params.provider, body, deps), {
+      access: settingsAccess,
+      params: OAuthProviderParams,
+      body: OAuthStartBody,
+      response: { 200: OAuthStartResult, ...errorResponses },
+      detail: {
+        summary: "Start connecting a provider mailbox: answers the URL to send the browser to (PKCE, state token)",
       },
-    )
+    })
     .get(
       "/oauth/:provider/callback",
       async ({ params, query, redirect }) => redirect(await completeOAuth(params.provider, query, deps), 302),

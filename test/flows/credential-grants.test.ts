@@ -18,10 +18,13 @@ const SETTINGS: Scope[] = ["settings:read", "settings:write"];
 const VIEWER_REACH: Scope[] = ["tickets:read", "contacts:read", "settings:read", "realtime"];
 const AGENT_REACH: Scope[] = [...VIEWER_REACH, "tickets:write", "contacts:write"];
 const roleOf = async (wid: string, uid: string) =>
-  first(await desk.deps.db
-    .select({ role: members.role })
-    .from(members)
-    .where(and(eq(members.workspaceId, wid), eq(members.userId, uid))).limit(1))?.role;
+  first(
+    await desk.deps.db
+      .select({ role: members.role })
+      .from(members)
+      .where(and(eq(members.workspaceId, wid), eq(members.userId, uid)))
+      .limit(1),
+  )?.role;
 const tokenOf = (url: string) => url.slice(url.lastIndexOf("/") + 1);
 
 describe("the reported attack: a settings key making an admin", () => {
@@ -140,7 +143,9 @@ describe("API keys", () => {
       const res = await desk.api(method, `/v1/api-keys/${wide.id}`, { headers: temp, body });
       expect([method, res.status]).toEqual([method, 403]);
     }
-    expect(first(await desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, wide.id)).limit(1))!.revokedAt).toBeNull();
+    expect(
+      first(await desk.deps.db.select().from(apiKeys).where(eq(apiKeys.id, wide.id)).limit(1))!.revokedAt,
+    ).toBeNull();
     // an admin person is bounded by nothing here
     const admin = await addMember(desk, workspace.id, "admin");
     expect(

@@ -126,7 +126,10 @@ test("email → automation → round robin → SLA → live and email notificati
   const activities = await call(key, "GET", `/v1/tickets/${ticket.id}/activities`);
   const breaches = (activities.data ?? activities).filter((a: { type: string }) => a.type === "sla_breached");
   expect(breaches.map((a: { data: { kind: string } }) => a.data.kind)).toEqual(["first_response"]);
-  const told = async () => (await transact(desk.deps.db, async (tx) => await notificationsOf(tx, owner.workspaceId, agent.id))).map((n) => n.type);
+  const told = async () =>
+    (await transact(desk.deps.db, async (tx) => await notificationsOf(tx, owner.workspaceId, agent.id))).map(
+      (n) => n.type,
+    );
   expect(await told()).toEqual(["sla_breached", "assigned"]);
   // The breach fires once.
   clock.advance(60_000);

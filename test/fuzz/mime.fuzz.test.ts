@@ -119,7 +119,8 @@ test("mutated mail never breaks ingest: no 5xx, no stall, refusals store nothing
         if (res.status >= 500) problems.push(`${label}: ${res.status} ${res.text.slice(0, 200)}`);
         else if (res.status >= 400) {
           if (typeof res.body?.code !== "string") problems.push(`${label}: ${res.status} without the error body`);
-          if (await changesOf() !== before) problems.push(`${label}: refused with ${res.status} but changed the database`);
+          if ((await changesOf()) !== before)
+            problems.push(`${label}: refused with ${res.status} but changed the database`);
         } else if (res.body?.ticket_id) {
           const ticket = await desk.api("GET", `/v1/tickets/${res.body.ticket_id}/messages`, {
             headers: owner.headers,

@@ -197,7 +197,8 @@ test(`every operation (${operations.length}) survives hostile input: no 5xx, no 
           const body = res.body as { status?: number; code?: string; detail?: string } | null;
           if (!body || body.status !== res.status || typeof body.code !== "string" || typeof body.detail !== "string")
             problems.push(`${label}: ${res.status} without the error body: ${JSON.stringify(body).slice(0, 200)}`);
-          if (await changes() !== before) problems.push(`${label}: refused with ${res.status} but changed the database`);
+          if ((await changes()) !== before)
+            problems.push(`${label}: refused with ${res.status} but changed the database`);
         }
       }),
       { numRuns: RUNS, seed: SEED, endOnFailure: true },

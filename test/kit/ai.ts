@@ -8,10 +8,7 @@ import { aiUsage } from "../../src/ai/ai.table";
 
 /** Test helpers for the AI feature: events since a seq, the meter's rows, SSE parsing, a ticket with a thread. */
 export const eventsSince = async (desk: TestDesk, workspaceId: string, seq: number) =>
-  (await desk.deps.db
-    .select()
-    .from(events)
-    .where(eq(events.workspaceId, workspaceId)))
+  (await desk.deps.db.select().from(events).where(eq(events.workspaceId, workspaceId)))
     .filter((e) => e.seq > seq)
     .sort((a, b) => a.seq - b.seq);
 

@@ -15,5 +15,10 @@ export const anyEvent = (type: string) =>
 
 /** The seq of the workspace's newest event (0 before any): a test reads what was appended after it. */
 export const lastSeq = async (desk: TestDesk, workspaceId: string): Promise<number> =>
-  first(await desk.deps.db.select({ seq: eventSeqs.lastSeq }).from(eventSeqs).where(eq(eventSeqs.workspaceId, workspaceId)).limit(1))
-    ?.seq ?? 0;
+  first(
+    await desk.deps.db
+      .select({ seq: eventSeqs.lastSeq })
+      .from(eventSeqs)
+      .where(eq(eventSeqs.workspaceId, workspaceId))
+      .limit(1),
+  )?.seq ?? 0;

@@ -12,5 +12,6 @@ export const writeRead = defineRead("test.write", async (db, _p: Record<string, 
 });
 export const countRead = defineRead(
   "test.count",
-  async (db, p: { table: string }) => db.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.identifier(p.table)}`)[0]!.n,
+  async (db, p: { table: string }) =>
+    db.all<{ n: number }>(sql`SELECT count(*) AS n FROM ${sql.identifier(p.table)}`)[0]!.n,
 );
