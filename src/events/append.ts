@@ -109,7 +109,11 @@ async function storeEvent(tx: Tx, type: string, input: NewEvent): Promise<Stored
   );
 
   const hooks = eventBusOf(dbOf(tx));
-  for (const hook of hooks.inTx) await hook(tx, event, input.origin);
+  for (const hook of hooks.inTx) {
+    // Awaited only when it answered a Promise: most hooks pass most events over synchronously.
+    const pending = hook(tx, event, input.origin);
+    if (pending) await pending;
+  }
 
   let batch = pending.get(tx);
   if (!batch) {

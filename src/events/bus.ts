@@ -42,9 +42,10 @@ export function onEvent<const E extends AnyEventDefinition>(
   hook: (tx: Tx, event: StoredEventOf<E>, origin?: string) => void | Promise<void>,
 ): () => void {
   const types = new Set<string>(events.map((e) => e.type));
-  return onEveryEvent(db, async (tx, event, origin) => {
-    if (types.has(event.type)) await hook(tx, asEventOf<E>(event), origin);
-  });
+  // Not async: every hook sees every event, and most pass it over at the cost of a Set lookup.
+  return onEveryEvent(db, (tx, event, origin) =>
+    types.has(event.type) ? hook(tx, asEventOf<E>(event), origin) : undefined,
+  );
 }
 
 export function onEventsCommitted(db: Db, listener: (events: StoredEvent[]) => void): () => void {

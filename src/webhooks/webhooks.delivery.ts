@@ -35,7 +35,7 @@ export function registerWebhookFanOut(db: Db): () => void {
      VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
   );
   const cache = webhookCacheOf(db);
-  return onEveryEvent(db, async (tx: Tx, event: StoredEvent) => {
+  const fanOut = async (tx: Tx, event: StoredEvent) => {
     const endpoints = await webhooksOf(db, cache, event.workspace_id);
     if (endpoints.length === 0) return;
     const now = deskClock(db).now().toISOString();
@@ -47,7 +47,11 @@ export function registerWebhookFanOut(db: Db): () => void {
       insert.run(newId(), event.workspace_id, webhook.id, event.id, event.type, due, now, now);
       await wakeEndpoint(tx, webhook.id, event.workspace_id, pausedUntilOf(db, webhook.id, dueAt.getTime()));
     }
-  });
+  };
+  // Every event of every workspace passes here: a workspace known to have no endpoint costs a lookup.
+  return onEveryEvent(db, (tx: Tx, event: StoredEvent) =>
+    cache.get(event.workspace_id)?.length === 0 ? undefined : fanOut(tx, event),
+  );
 }
 
 const legacyStatements = preparedFor((sqlite) => ({
