@@ -125,6 +125,9 @@ async function recordStartupOrder(path: string): Promise<boolean> {
       const url = /"url":"(http:[^"]+)"/.exec(output)?.[1];
       if (!url) continue;
       await fetch(`${url}/healthz`).catch(() => undefined);
+      // The minute jobs run once at start (src/jobs/runner.outcome.ts): let them finish, so their
+      // code is laid out with start-up's rather than mapped in a minute into an idle server's life.
+      await Bun.sleep(1500);
       child.kill("SIGTERM");
       break;
     }

@@ -82,7 +82,7 @@ export function createJobRunner<D>(options: RunnerOptions<D>): JobRunner {
       state.stopping = false;
       renewOwner(state);
       await recoverOwnNode(state);
-      for (const definition of state.definitions.values()) await scheduleRecurring(state, definition);
+      for (const definition of state.definitions.values()) await scheduleRecurring(state, definition, true);
       await tick(state);
     },
     stop: (graceMs = 10_000) => stopRunner(state, graceMs),
