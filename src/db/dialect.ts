@@ -1,0 +1,48 @@
+import type { Queryable } from "./database";
+
+/** The SQL engines Desk's statements are written for (DECISIONS.md "Past one machine"). */
+export type Dialect = "sqlite" | "postgres";
+
+/** Which engine `db` runs on: SQLite only, until the PostgreSQL step adds its connection. */
+export const dialectOf = (_db: Queryable): Dialect => "sqlite";
+
+/** One implementation of a feature's statements per engine; the PostgreSQL twin joins in the next step. */
+export type DialectImplementations<T> = { sqlite: (db: Queryable) => T; postgres?: (db: Queryable) => T };
+
+/**
+ * A feature's statements where the engines' SQL differs (search, counters, cursors, the job claim,
+ * date arithmetic, seq allocation): one interface `T` whose methods are async, one implementation
+ * per dialect, built once per connection and chosen by the database it is asked with. Callers see
+ * only `T` (docs/DEVELOPING.md "The store seam").
+ */
+export function dialectStatements<T extends object>(implementations: DialectImplementations<T>): (db: Queryable) => T {
+  const built = new WeakMap<object, T>();
+  return (db) => {
+    const key = connectionKeyOf(db);
+    let statements = built.get(key);
+    if (!statements) {
+      const build = implementations[dialectOf(db)];
+      if (!build) throw new Error(`no ${dialectOf(db)} implementation of these statements`);
+      statements = build(db);
+      built.set(key, statements);
+    }
+    return statements;
+  };
+}
+
+/** A database and every transaction handle on it share one connection, and so one set of statements. */
+function connectionKeyOf(db: Queryable): object {
+  if ("$client" in db) return db.$client;
+  return (db as unknown as { session?: { client?: object } }).session?.client ?? db;
+}
+
+/**
+ * A list parameter: `inListSql("t.id")` is the SQL of "column is one of the list", bound with
+ * `listParam(values)`, one statement for any number of values (SQLite: `IN (SELECT value FROM
+ * json_each(?))`; PostgreSQL will bind an array to `= ANY(?)`).
+ */
+export const inListSql = (column: string, dialect: Dialect = "sqlite"): string =>
+  dialect === "postgres" ? `${column} = ANY(?)` : `${column} IN (SELECT value FROM json_each(?))`;
+
+export const listParam = (values: readonly string[], dialect: Dialect = "sqlite"): string | readonly string[] =>
+  dialect === "postgres" ? values : JSON.stringify(values);
