@@ -1,4 +1,5 @@
 import type { Queryable } from "./database";
+import { dbOf } from "./tx";
 
 /** The SQL engines Desk's statements are written for (DECISIONS.md "Past one machine"). */
 export type Dialect = "sqlite" | "postgres";
@@ -23,7 +24,9 @@ export function dialectStatements<T extends object>(implementations: DialectImpl
     if (!statements) {
       const build = implementations[dialectOf(db)];
       if (!build) throw new Error(`no ${dialectOf(db)} implementation of these statements`);
-      statements = build(db);
+      // Built on the database, never on the transaction handle it was first asked with: a handle
+      // refuses every query once its change has ended, and the statements outlive it.
+      statements = build(dbOf(db));
       built.set(key, statements);
     }
     return statements;

@@ -1,5 +1,4 @@
 import type { Tx } from "../db/database";
-import { preparedFor } from "../db/prepared";
 import { deskClock } from "../db/desk-clock";
 import { afterCommit, dbOf } from "../db/tx";
 import { newId } from "../lib/ids";
@@ -8,7 +7,7 @@ import { currentEventCause } from "./cause";
 import type { AnyEventDefinition, EventData } from "./define";
 import { teamTopic, userTopic, workspaceTopic, type StoredEvent, type Visibility } from "./envelope";
 import { eventBusOf } from "./bus";
-import { eventWorkspaceCheckSql, nextEventSeqSql } from "./seq-counter";
+import { eventStatements } from "./events.statements";
 
 /** What a writer says about one event besides its type; `data` is checked against the type's schema at compile time. */
 export type NewEvent<E extends AnyEventDefinition = AnyEventDefinition> = {
@@ -34,19 +33,6 @@ export type NewEvent<E extends AnyEventDefinition = AnyEventDefinition> = {
 
 const pending = new WeakMap<Tx, StoredEvent[]>();
 
-/** The statements of every event, prepared once per connection (drizzle would build their SQL on each call). */
-const statementsOf = preparedFor((sqlite, db) => ({
-  nextSeq: sqlite.query<{ last_seq: number }, [string]>(nextEventSeqSql),
-  workspaceExists: sqlite.query<unknown, [string]>(eventWorkspaceCheckSql(dbOf(db))),
-  dropCounter: sqlite.query<unknown, [string]>("DELETE FROM event_seqs WHERE workspace_id = ? AND last_seq = 1"),
-  insert: sqlite.query<
-    unknown,
-    [string, string, number, string, string, string | null, string, string, string, string | null, number]
-  >(
-    "INSERT INTO events (id, workspace_id, seq, type, visibility, private_team_id, topics, data, occurred_at, cause_consumer, cause_depth) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  ),
-}));
-
 /**
  * Stores an event of the `event` definition in the caller's transaction: the seq comes from the
  * workspace's counter row, which the transaction holds until commit, so seqs are contiguous and
@@ -68,12 +54,14 @@ export async function appendEvent<E extends AnyEventDefinition>(
 }
 
 async function storeEvent(tx: Tx, type: string, input: NewEvent): Promise<StoredEvent> {
-  const statements = statementsOf(tx);
-  const seq = statements.nextSeq.get(input.workspaceId)!.last_seq;
+  const statements = eventStatements(tx);
+  // Run when the event is appended, not at commit: the event row, its hooks and its publication
+  // need the seq then; holding the workspace's counter row for the rest of the transaction is the price.
+  const seq = await statements.nextSeq(input.workspaceId);
   // A counter just started is the only moment a missing workspace shows. The counter goes again
   // even when the caller catches the error and commits the rest, so the next try checks too.
-  if (seq === 1 && !statements.workspaceExists.get(input.workspaceId)) {
-    statements.dropCounter.run(input.workspaceId);
+  if (seq === 1 && !(await statements.workspaceExists(input.workspaceId))) {
+    await statements.dropNewCounter(input.workspaceId);
     throw new Error(`appendEvent: workspace ${input.workspaceId} does not exist`);
   }
   const privateTeamId = input.privateTeamId ?? null;
@@ -94,19 +82,19 @@ async function storeEvent(tx: Tx, type: string, input: NewEvent): Promise<Stored
     private_team_id: privateTeamId,
   };
   const cause = currentEventCause(tx);
-  statements.insert.run(
-    event.id,
-    event.workspace_id,
-    event.seq,
-    event.type,
-    event.visibility,
+  await statements.insertEvent({
+    id: event.id,
+    workspaceId: event.workspace_id,
+    seq: event.seq,
+    type: event.type,
+    visibility: event.visibility,
     privateTeamId,
-    JSON.stringify(event.topics),
-    JSON.stringify(event.data),
-    event.occurred_at,
-    cause?.consumer ?? null,
-    cause?.depth ?? 0,
-  );
+    topicsJson: JSON.stringify(event.topics),
+    dataJson: JSON.stringify(event.data),
+    occurredAt: event.occurred_at,
+    causeConsumer: cause?.consumer ?? null,
+    causeDepth: cause?.depth ?? 0,
+  });
 
   const hooks = eventBusOf(dbOf(tx));
   for (const hook of hooks.inTx) {

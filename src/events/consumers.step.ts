@@ -1,56 +1,12 @@
 import type { Db } from "../db/database";
-import { preparedFor } from "../db/prepared";
 import { transact } from "../db/tx";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { withEventCause } from "./cause";
-import { type Consumer, IMPORT_CAUSE, MAX_CAUSE_DEPTH } from "./consumer.define";
+import { type Consumer, MAX_CAUSE_DEPTH } from "./consumer.define";
 import type { AnyEventDefinition } from "./define";
-import { type StoredEventRow, storedEventOf } from "./envelope";
-
-type EventRow = StoredEventRow & { cause_consumer: string | null; cause_depth: number };
-
-export const statementsOf = preparedFor((sqlite) => ({
-  /** Registers a consumer; answers a row only the first time (it then chooses where to start). */
-  register: sqlite.query<{ name: string }, [string, string]>(
-    "INSERT INTO event_consumers (name, last_rowid, updated_at) VALUES (?, 0, ?) ON CONFLICT (name) DO NOTHING RETURNING name",
-  ),
-  /** A consumer starting at "now": each workspace's cursor at its current last seq. */
-  startAtNow: sqlite.query<unknown, [string, string]>(
-    `INSERT INTO event_consumer_cursors (consumer, workspace_id, last_seq, updated_at)
-     SELECT ?, workspace_id, last_seq, ? FROM event_seqs WHERE last_seq > 0
-     ON CONFLICT (consumer, workspace_id) DO NOTHING`,
-  ),
-  /** The truth about where work waits: workspaces whose counter is past the consumer's cursor, a page at a time. */
-  behind: sqlite.query<{ workspace_id: string }, [string, string, number]>(
-    `SELECT s.workspace_id FROM event_seqs s
-     LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
-     WHERE s.workspace_id > ? AND s.last_seq > coalesce(c.last_seq, 0) ORDER BY s.workspace_id LIMIT ?`,
-  ),
-  counters: sqlite.query<{ workspace_id: string; last_seq: number }, []>(
-    "SELECT workspace_id, last_seq FROM event_seqs",
-  ),
-  firstAfter: sqlite.query<{ occurred_at: string }, [string, number]>(
-    "SELECT occurred_at FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq LIMIT 1",
-  ),
-  position: sqlite.query<{ last_seq: number; cursor: number }, [string, string]>(
-    `SELECT s.last_seq, coalesce(c.last_seq, 0) AS cursor FROM event_seqs s
-     LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
-     WHERE s.workspace_id = ?`,
-  ),
-  // Never backwards: a cursor only moves past what was handled or passed over.
-  advance: sqlite.query<unknown, [string, string, number, string]>(
-    `INSERT INTO event_consumer_cursors (consumer, workspace_id, last_seq, updated_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (consumer, workspace_id) DO UPDATE SET last_seq = excluded.last_seq, updated_at = excluded.updated_at
-     WHERE excluded.last_seq > event_consumer_cursors.last_seq`,
-  ),
-  totalChanges: sqlite.query<{ n: number }, []>("SELECT total_changes() AS n"),
-  after: sqlite.query<EventRow, [string, number, number, string, number]>(
-    `SELECT id, seq, workspace_id, type, visibility, private_team_id, topics, data, occurred_at, cause_consumer, cause_depth
-     FROM events WHERE workspace_id = ? AND seq > ? AND seq <= ? AND type IN (SELECT value FROM json_each(?))
-       AND (cause_consumer IS NULL OR cause_consumer != '${IMPORT_CAUSE}') ORDER BY seq LIMIT ?`,
-  ),
-}));
+import { storedEventOf } from "./envelope";
+import { type ConsumedEventRow, eventStatements } from "./events.statements";
 
 const typeNames = (events: readonly AnyEventDefinition[]) => events.map((e) => e.type);
 const changingTypeNames = <D>(consumer: Consumer<D>) => typeNames(consumer.quiet?.changedBy ?? []);
@@ -82,8 +38,8 @@ export type StepState<D> = {
   deps: D;
   batch: number;
   consumerNames: string[];
-  /** Per consumer, the JSON list of types its scan reads (handled ones and those changing its quiet answer). */
-  typesOf: Map<string, string>;
+  /** Per consumer, the types its scan reads (handled ones and those changing its quiet answer). */
+  typesOf: Map<string, readonly string[]>;
   handledTypes: Map<string, Set<string>>;
   changingTypes: Map<string, Set<string>>;
   quietCache: Map<string, Map<string, boolean>>;
@@ -108,9 +64,7 @@ export function createStepState<D>(
     ...options,
     consumerNames: consumers.map((c) => c.name),
     // A consumer also reads the types that change its quiet answer, to forget that answer in order.
-    typesOf: new Map(
-      consumers.map((c) => [c.name, JSON.stringify([...new Set([...typeNames(c.events), ...changingTypeNames(c)])])]),
-    ),
+    typesOf: new Map(consumers.map((c) => [c.name, [...new Set([...typeNames(c.events), ...changingTypeNames(c)])]])),
     handledTypes: new Map(consumers.map((c) => [c.name, new Set(typeNames(c.events))])),
     changingTypes: new Map(consumers.map((c) => [c.name, new Set(changingTypeNames(c))])),
     quietCache,
@@ -140,7 +94,7 @@ export function noteCommitted<D>(state: StepState<D>, events: readonly { workspa
 export async function pollCounters<D>(state: StepState<D>, baseline = false): Promise<void> {
   const seen = new Map<string, number>();
   const changed: string[] = [];
-  for (const row of statementsOf(state.db).counters.all()) {
+  for (const row of await eventStatements(state.db).counters()) {
     if (state.counters.get(row.workspace_id) !== row.last_seq) changed.push(row.workspace_id);
     seen.set(row.workspace_id, row.last_seq);
   }
@@ -170,14 +124,14 @@ export async function pendingLag<D>(
 ): Promise<{ behind: number; oldest: string | null } | null> {
   const pending = state.pending.get(name);
   if (!pending || state.scanFrom.get(name) !== null) return null;
-  const statements = statementsOf(state.db);
+  const statements = eventStatements(state.db);
   let behind = 0;
   let oldest: string | null = null;
   for (const workspaceId of pending) {
-    const position = statements.position.get(name, workspaceId);
+    const position = await statements.cursorPosition(name, workspaceId);
     if (!position || position.cursor >= position.last_seq) continue;
     behind += position.last_seq - position.cursor;
-    const first = statements.firstAfter.get(workspaceId, position.cursor)?.occurred_at ?? null;
+    const first = await statements.firstOccurredAfter(workspaceId, position.cursor);
     if (first && (!oldest || first < oldest)) oldest = first;
   }
   return { behind, oldest };
@@ -218,13 +172,13 @@ async function isQuiet<D>(state: StepState<D>, consumer: Consumer<D>, workspaceI
 async function handleRow<D>(
   state: StepState<D>,
   consumer: Consumer<D>,
-  row: EventRow,
+  row: ConsumedEventRow,
 ): Promise<"handled" | "noop" | "moved" | "failed"> {
   const { db, logger, clock, deps } = state;
-  const statements = statementsOf(db);
+  const statements = eventStatements(db);
   const failures = state.failures.get(consumer.name)!;
   const at = clock.now().toISOString();
-  const advance = async () => statements.advance.run(consumer.name, row.workspace_id, row.seq, at);
+  const advance = async () => await statements.advanceCursor(consumer.name, row.workspace_id, row.seq, at);
   if (row.cause_depth >= MAX_CAUSE_DEPTH) {
     logger.warn(
       { consumer: consumer.name, event_id: row.id, type: row.type, depth: row.cause_depth },
@@ -236,14 +190,14 @@ async function handleRow<D>(
   const failure = failures.get(row.workspace_id);
   try {
     const wrote = await transact(db, async (tx) => {
-      const before = statements.totalChanges.get()!.n;
+      const before = await statements.changeCount();
       const context = { deps, causedBy: row.cause_consumer, depth: row.cause_depth };
       await withEventCause(
         tx,
         { consumer: consumer.name, depth: row.cause_depth + 1 },
         async () => await consumer.handle(tx, storedEventOf(row), context),
       );
-      if (statements.totalChanges.get()!.n === before) return false;
+      if ((await statements.changeCount()) === before) return false;
       await advance();
       return true;
     });
@@ -283,15 +237,15 @@ async function stepWorkspace<D>(
   workspaceId: string,
   budget: number,
 ): Promise<WorkspaceStep> {
-  const statements = statementsOf(state.db);
+  const statements = eventStatements(state.db);
   const none: WorkspaceStep = { read: 0, handled: 0, skipped: 0, outcome: "done" };
-  const position = statements.position.get(consumer.name, workspaceId);
+  const position = await statements.cursorPosition(consumer.name, workspaceId);
   if (!position || position.cursor >= position.last_seq) return none;
-  const rows = statements.after.all(
+  const rows = await statements.eventsAfter(
     workspaceId,
     position.cursor,
     position.last_seq,
-    state.typesOf.get(consumer.name) ?? "[]",
+    state.typesOf.get(consumer.name) ?? [],
     budget,
   );
   const handles = state.handledTypes.get(consumer.name)!;
@@ -313,8 +267,9 @@ async function stepWorkspace<D>(
   }
   const end = rows.length < budget ? position.last_seq : rows.at(-1)!.seq;
   if (end > written)
-    await transact(state.db, async () =>
-      statements.advance.run(consumer.name, workspaceId, end, state.clock.now().toISOString()),
+    await transact(
+      state.db,
+      async () => await statements.advanceCursor(consumer.name, workspaceId, end, state.clock.now().toISOString()),
     );
   return { ...step, outcome: end < position.last_seq ? "more" : "done" };
 }
@@ -323,10 +278,10 @@ async function stepWorkspace<D>(
 async function scanPage<D>(state: StepState<D>, consumer: Consumer<D>, pending: Set<string>): Promise<boolean> {
   const from = state.scanFrom.get(consumer.name);
   if (from === null || from === undefined) return false;
-  const page = statementsOf(state.db).behind.all(consumer.name, from, SCAN_PAGE);
-  for (const row of page) pending.add(row.workspace_id);
+  const page = await eventStatements(state.db).workspacesBehind(consumer.name, from, SCAN_PAGE);
+  for (const workspaceId of page) pending.add(workspaceId);
   const more = page.length === SCAN_PAGE;
-  state.scanFrom.set(consumer.name, more ? page.at(-1)!.workspace_id : null);
+  state.scanFrom.set(consumer.name, more ? page.at(-1)! : null);
   return more;
 }
 

@@ -1,10 +1,10 @@
 import type { Db, Tx } from "../db/database";
 import { deskState } from "../db/desk-state";
-import { preparedFor } from "../db/prepared";
 import { transact } from "../db/tx";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { onEventsCommitted } from "./bus";
+import { eventStatements } from "./events.statements";
 import { withEventCause } from "./cause";
 import { type Consumer, IMPORT_CAUSE } from "./consumer.define";
 import {
@@ -14,7 +14,6 @@ import {
   pollCounters,
   scanAllWorkspaces,
   type StepState,
-  statementsOf,
   stepConsumer,
 } from "./consumers.step";
 
@@ -49,18 +48,6 @@ export type ConsumerLag = {
   secondsBehind: number;
 };
 
-const lagStatementsOf = preparedFor((sqlite) => ({
-  names: sqlite.query<{ name: string }, []>("SELECT name FROM event_consumers ORDER BY name"),
-  // Per lagging workspace: how far behind, and the first event past the cursor (the oldest waiting).
-  lag: sqlite.query<{ behind: number; oldest: string | null }, [string]>(
-    `SELECT coalesce(sum(s.last_seq - coalesce(c.last_seq, 0)), 0) AS behind,
-       min((SELECT e.occurred_at FROM events e WHERE e.workspace_id = s.workspace_id AND e.seq > coalesce(c.last_seq, 0)
-            ORDER BY e.seq LIMIT 1)) AS oldest
-     FROM event_seqs s LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
-     WHERE s.last_seq > coalesce(c.last_seq, 0)`,
-  ),
-}));
-
 /**
  * How far each consumer's cursors are behind the event log, read from the stored cursors (so it
  * counts what a stopped or crashed runner left too): the events past its cursor summed over the
@@ -69,20 +56,19 @@ const lagStatementsOf = preparedFor((sqlite) => ({
  * workspace's counter is compared with the cursor.
  */
 export async function consumerLag(db: Db, now: Date, names?: readonly string[]): Promise<ConsumerLag[]> {
-  const statements = lagStatementsOf(db);
+  const statements = eventStatements(db);
   // By default the consumers a runner of this desk was built with: a cursor a removed consumer
   // left behind would otherwise show a lag that grows forever.
   const running = runningNamesOf(db);
   const wanted = names ? new Set(names) : running.size > 0 ? running : null;
   const live = liveLagOf(db).lagOf;
   return await Promise.all(
-    statements.names
-      .all()
-      .filter((c) => !wanted || wanted.has(c.name))
-      .map(async (c) => {
-        const lag = (await live?.(c.name)) ?? statements.lag.get(c.name);
+    (await statements.consumerNames())
+      .filter((name) => !wanted || wanted.has(name))
+      .map(async (name) => {
+        const lag = (await live?.(name)) ?? (await statements.storedLag(name));
         const waited = lag?.oldest ? (now.getTime() - Date.parse(lag.oldest)) / 1000 : 0;
-        return { name: c.name, eventsBehind: lag?.behind ?? 0, secondsBehind: Math.max(0, waited) };
+        return { name, eventsBehind: lag?.behind ?? 0, secondsBehind: Math.max(0, waited) };
       }),
   );
 }
@@ -145,12 +131,12 @@ async function pass<D>(state: StepState<D>, consumers: readonly Consumer<D>[]): 
  * A workspace without a cursor is at 0, so one created later has all its events handled.
  */
 async function registerConsumers<D>(db: Db, clock: Clock, consumers: readonly Consumer<D>[]): Promise<void> {
-  const statements = statementsOf(db);
+  const statements = eventStatements(db);
   await transact(db, async () => {
     const at = clock.now().toISOString();
     for (const consumer of consumers) {
-      const fresh = statements.register.get(consumer.name, at);
-      if (fresh && consumer.from !== "beginning") statements.startAtNow.run(consumer.name, at);
+      const fresh = await statements.registerConsumer(consumer.name, at);
+      if (fresh && consumer.from !== "beginning") await statements.startConsumerAtNow(consumer.name, at);
     }
   });
 }

@@ -4,7 +4,7 @@ import { deskState } from "../db/desk-state";
 import { afterCommit, dbOf } from "../db/tx";
 import { newId } from "../lib/ids";
 import type { Job } from "./define";
-import { jobs } from "./jobs.table";
+import { jobStatements } from "./jobs.statements";
 
 export type EnqueueOptions = {
   runAt?: Date;
@@ -70,34 +70,21 @@ export async function enqueueByName(
   const nowDate = runnerNow(dbOf(tx));
   const now = nowDate.toISOString();
   const id = newId();
-  const inserted = await tx
-    .insert(jobs)
-    .values({
-      id,
-      kind,
-      workspaceId: options.workspaceId ?? null,
-      payload: payload ?? {},
-      state: "queued",
-      runAt: (options.runAt ?? nowDate).toISOString(),
-      attempts: 0,
-      maxAttempts: options.maxAttempts ?? KIND_POLICY,
-      uniqueKey: options.uniqueKey ?? null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing()
-    .returning({ id: jobs.id });
-  if (inserted.length === 0) {
-    // `state IN (...)` lets SQLite use the partial unique index; `state = 'queued'` leaves a running job be.
+  const statements = jobStatements(tx);
+  const inserted = await statements.enqueue({
+    id,
+    kind,
+    workspaceId: options.workspaceId ?? null,
+    payload: payload ?? {},
+    runAt: (options.runAt ?? nowDate).toISOString(),
+    maxAttempts: options.maxAttempts ?? KIND_POLICY,
+    uniqueKey: options.uniqueKey ?? null,
+    at: now,
+  });
+  if (!inserted) {
     if (options.sooner && options.uniqueKey) {
       const at = (options.runAt ?? nowDate).toISOString();
-      const moved = dbOf(tx)
-        .$client.query<unknown, [string, string, string, string]>(
-          `UPDATE jobs SET run_at = ?, updated_at = ? WHERE unique_key = ? AND state IN ('queued', 'running')
-           AND state = 'queued' AND run_at > ?`,
-        )
-        .run(at, now, options.uniqueKey, at);
-      if (moved.changes > 0) afterCommit(tx, () => runner.link?.wake());
+      if ((await statements.moveSooner(options.uniqueKey, at, now)) > 0) afterCommit(tx, () => runner.link?.wake());
     }
     return null;
   }

@@ -46,12 +46,18 @@ const errorFor = (next: "queued" | "failed", why: string) =>
  */
 export async function recoverOwnNode<D>(state: RunnerState<D>): Promise<void> {
   const { statements } = state;
-  const live = JSON.stringify([...liveOwnersOf(state.db)]);
+  const live = [...liveOwnersOf(state.db)];
   for (let round = 0; round < ORPHAN_ROUNDS; round++) {
-    const rows = statements.leftByThisNode.all(state.node, live, ORPHANS_PER_ROUND);
+    const rows = await statements.leftByNode(state.node, live, ORPHANS_PER_ROUND);
     for (const row of rows) {
       const next = nextState(state, row);
-      statements.releaseOrphan.run(next, errorFor(next, "interrupted by a restart"), isoNow(state), row.id, row.token);
+      await statements.releaseOrphan(
+        row.id,
+        row.token,
+        next,
+        errorFor(next, "interrupted by a restart"),
+        isoNow(state),
+      );
     }
     if (rows.length < ORPHANS_PER_ROUND) return;
   }
@@ -65,13 +71,13 @@ export async function reclaimExpired<D>(state: RunnerState<D>): Promise<number> 
   state.nextReclaimAt = at + RECLAIM_EVERY_MS;
   const now = new Date(at).toISOString();
   let released = 0;
-  for (const row of statements.expired.all(now, state.kindsJson, RECLAIM_PER_TURN + state.runs.size)) {
+  for (const row of await statements.expiredLeases(now, state.kinds, RECLAIM_PER_TURN + state.runs.size)) {
     // A run of this runner still working is not lost: its own lease timer ends it (a test's
     // manual clock may pass its lease between heartbeats).
     if (isOwnLiveRun(state, row)) continue;
     const next = nextState(state, row);
     const error = errorFor(next, "its runner stopped renewing the lease");
-    released += statements.releaseExpired.run(next, error, now, row.id, row.token, now).changes;
+    released += await statements.releaseExpired(row.id, row.token, next, error, now);
   }
   if (released > 0) state.logger.warn({ released, node: state.node }, "took back jobs whose lease expired");
   return released;
@@ -87,7 +93,11 @@ export async function renewLeases<D>(state: RunnerState<D>): Promise<Run<D>[]> {
   const runs = [...state.runs.values()].filter((run) => !run.settled);
   if (runs.length === 0) return [];
   const now = state.clock.now().getTime();
-  const triples = runs.map((run) => [run.row.id, run.row.lease_token, new Date(now + leaseMsOf(run)).toISOString()]);
-  const kept = new Set(state.statements.renew.all(JSON.stringify(triples)).map((r) => r.id));
+  const renewals = runs.map((run) => ({
+    id: run.row.id,
+    token: run.row.lease_token,
+    leaseUntil: new Date(now + leaseMsOf(run)).toISOString(),
+  }));
+  const kept = new Set(await state.statements.renewLeases(renewals));
   return runs.filter((run) => !kept.has(run.row.id));
 }

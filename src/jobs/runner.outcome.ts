@@ -30,10 +30,9 @@ export function noteLostLease<D>(state: RunnerState<D>, run: Run<D>, changes: nu
 }
 
 /** For outcomes that free their slot at once (lease expiry): written before the slot is reused. */
-export const writeNow = (apply: () => void): Promise<void> => {
+export const writeNow = (apply: () => void | Promise<void>): Promise<void> => {
   try {
-    apply();
-    return Promise.resolve();
+    return Promise.resolve(apply());
   } catch (error) {
     return Promise.reject(error);
   }
@@ -56,28 +55,24 @@ export function settle<D>(
   const at = isoNow(state);
   const token = row.lease_token;
   if (outcome.ok)
-    return write(async () => noteLostLease(state, run, statements.finish.run(at, row.id, token).changes, "success"));
+    return write(async () => noteLostLease(state, run, await statements.finish(row.id, token, at), "success"));
   const error = outcome.error;
   if (error instanceof Requeue) {
     const runAt = new Date(clock.now().getTime() + Math.max(0, error.delayMs)).toISOString();
-    return write(async () =>
-      noteLostLease(state, run, statements.putBack.run(runAt, at, row.id, token).changes, "requeue"),
-    );
+    return write(async () => noteLostLease(state, run, await statements.putBack(row.id, token, runAt, at), "requeue"));
   }
   const log = logger.child({ job: row.kind, job_id: row.id, attempt: row.attempts });
   const message = error instanceof Error ? error.message : String(error);
   const exhausted = row.attempts >= maxAttemptsOf(row, definition);
   if (error instanceof PermanentFailure || exhausted) {
     log.warn({ err: message }, "job failed for good");
-    return write(async () =>
-      noteLostLease(state, run, statements.fail.run(message, at, row.id, token).changes, "failure"),
-    );
+    return write(async () => noteLostLease(state, run, await statements.fail(row.id, token, message, at), "failure"));
   }
   const delay = error instanceof RetryLater ? error.delayMs : backoffDelay(row.attempts, policyOf(definition));
   log.info({ err: message, retry_in_ms: delay }, "job failed; will retry");
   const runAt = new Date(clock.now().getTime() + delay).toISOString();
   return write(async () =>
-    noteLostLease(state, run, statements.reschedule.run(runAt, message, at, row.id, token).changes, "retry"),
+    noteLostLease(state, run, await statements.reschedule(row.id, token, runAt, message, at), "retry"),
   );
 }
 

@@ -40,7 +40,15 @@ export async function claimDue<D>(
     }
     const lease = new Date(now.getTime() + leaseMsOf({ definition })).toISOString();
     const at = now.toISOString();
-    const rows = state.statements.claim.all(lease, state.owner, state.node, token, at, at, definition.name, allowed);
+    const rows = await state.statements.claimDue({
+      kind: definition.name,
+      limit: allowed,
+      now: at,
+      leaseUntil: lease,
+      owner: state.owner,
+      node: state.node,
+      token,
+    });
     if (rows.length === allowed && allowed < free) unfinished.push(definition.name);
     for (const row of rows) {
       state.running.set(row.kind, (state.running.get(row.kind) ?? 0) + 1);

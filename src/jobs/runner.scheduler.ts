@@ -14,7 +14,7 @@ export async function armTimer<D>(state: RunnerState<D>): Promise<void> {
   state.timer = null;
   if (!state.started || state.stopping) return;
   const startable = [...state.definitions.values()].filter((d) => freeSlots(state, d) > 0).map((d) => d.name);
-  const due = startable.length ? state.statements.nextDue.get(JSON.stringify(startable))?.run_at : null;
+  const due = startable.length ? await state.statements.nextDueAt(startable) : null;
   const wait = due ? Math.max(0, new Date(due).getTime() - state.clock.now().getTime()) : state.pollMs;
   state.timer = setTimeout(() => void tick(state), Math.min(wait, state.pollMs));
 }

@@ -9,7 +9,8 @@ import { defaultNodeName, liveOwnersOf, reclaimExpired, recoverOwnNode } from ".
 import { noteLostLease, scheduleRecurring } from "./runner.outcome";
 import { claimDue } from "./runner.run";
 import { tick, wake } from "./runner.scheduler";
-import { isoNow, runnerStatements, type RunnerState } from "./runner.state";
+import { jobStatements } from "./jobs.statements";
+import { isoNow, type RunnerState } from "./runner.state";
 
 export type JobRunner = {
   start(): Promise<void>;
@@ -53,10 +54,10 @@ export function createJobRunner<D>(options: RunnerOptions<D>): JobRunner {
         ...options.definitions.filter((d) => d.lane !== "customer"),
       ].map((d) => [d.name, d]),
     ),
-    kindsJson: JSON.stringify(options.definitions.map((d) => d.name)),
+    kinds: options.definitions.map((d) => d.name),
     running: new Map(),
     runs: new Map(),
-    statements: runnerStatements(db.$client),
+    statements: jobStatements(db),
     owner: newId(),
     node: options.node ?? defaultNodeName(),
     heartbeat: null,
@@ -127,18 +128,15 @@ async function stopRunner<D>(state: RunnerState<D>, graceMs: number): Promise<vo
     // Outcomes already reached are committed first; whatever is still running goes back to
     // the queue untouched, and its late result is ignored.
     commitPending(state.db);
-    for (const run of state.runs.values()) {
+    // Every hand-back is written before anything else runs (the statements run as they are called).
+    const handedBack = [...state.runs.values()].map((run) => {
       run.settled = true;
       run.controller.abort(new Error("shutting down"));
-      noteLostLease(
-        state,
-        run,
-        state.statements.handBack.run(isoNow(state), run.row.id, run.row.lease_token).changes,
-        "hand-back",
-      );
-    }
+      return { run, changes: state.statements.handBack(run.row.id, run.row.lease_token, isoNow(state)) };
+    });
     state.runs.clear();
     state.running.clear();
+    for (const { run, changes } of handedBack) noteLostLease(state, run, await changes, "hand-back");
   }
   if (state.heartbeat) clearTimeout(state.heartbeat);
   state.heartbeat = null;

@@ -1,6 +1,7 @@
 import type { Db } from "../db/database";
 import { deskState } from "../db/desk-state";
-import { type SemanticKind, semanticVectors } from "./semantic.table";
+import { semanticStatements } from "./semantic.statements";
+import type { SemanticKind } from "./semantic.table";
 
 /**
  * The in-memory vector index of a workspace: every embedded document of the current model as one
@@ -166,17 +167,7 @@ async function loadRest(db: Db, workspaceId: string, index: WorkspaceIndex): Pro
 
 /** Applies the next LOAD_PAGE stored rows newer than the index; true when nothing newer is left. */
 async function readPage(db: Db, workspaceId: string, index: WorkspaceIndex): Promise<boolean> {
-  // Raw statement, values as arrays: the query builder's object mapping costs seconds at 100,000
-  // rows. Column names come from the table definition.
-  const v = semanticVectors;
-  const rows = db.$client
-    .query<Record<string, unknown>, [string, string, number, number]>(
-      `SELECT ${v.kind.name}, ${v.docId.name}, ${v.model.name}, ${v.vector.name}, ${v.seq.name} FROM semantic_vectors
-       WHERE ${v.workspaceId.name} = ? AND ${v.kind.name} = ? AND ${v.seq.name} > ? ORDER BY ${v.seq.name} LIMIT ?`,
-    )
-    .values(workspaceId, index.kind, index.seq, LOAD_PAGE) as Array<
-    [SemanticKind, string, string, Uint8Array | null, number]
-  >;
+  const rows = await semanticStatements(db).vectorsAfter(workspaceId, index.kind, index.seq, LOAD_PAGE);
   for (const [kind, docId, rowModel, vector, seq] of rows) {
     put(index, `${kind}:${docId}`, vector && rowModel === index.model ? floatsOf(vector) : null);
     index.seq = seq;

@@ -1,7 +1,8 @@
-import { first, one } from "../db/store";
+import { first } from "../db/store";
 import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database";
-import { type SemanticKind, semanticDirty, semanticSeqs, semanticState, semanticVectors } from "./semantic.table";
+import { semanticStatements } from "./semantic.statements";
+import { type SemanticKind, semanticDirty, semanticState, semanticVectors } from "./semantic.table";
 
 /** Marks a document for (re-)embedding; an article carries its text. */
 export async function markDirty(
@@ -28,21 +29,8 @@ export async function markDirty(
  * its counter row, in the caller's transaction (a rolled-back write gives its seq back). A missing
  * row starts after the stored vectors, so seqs continue whatever wrote them.
  */
-const nextSeq = async (db: Queryable, workspaceId: string, kind: SemanticKind): Promise<number> => {
-  const v = semanticVectors;
-  const stored = sql`(SELECT coalesce(max(${v.seq}), 0) + 1 FROM ${v} WHERE ${v.workspaceId} = ${workspaceId} AND ${v.kind} = ${kind})`;
-  const row = one(
-    await db
-      .insert(semanticSeqs)
-      .values({ workspaceId, kind, lastSeq: stored })
-      .onConflictDoUpdate({
-        target: [semanticSeqs.workspaceId, semanticSeqs.kind],
-        set: { lastSeq: sql`${semanticSeqs.lastSeq} + 1` },
-      })
-      .returning({ seq: semanticSeqs.lastSeq }),
-  );
-  return Number(row?.seq);
-};
+const nextSeq = async (db: Queryable, workspaceId: string, kind: SemanticKind): Promise<number> =>
+  await semanticStatements(db).nextVectorSeq(workspaceId, kind);
 
 /** Stores (or, with a null vector, removes) a document's embedding. */
 export async function storeVector(

@@ -1,0 +1,221 @@
+import type { Statement } from "bun:sqlite";
+import type { Queryable } from "../db/database";
+import { dialectStatements } from "../db/dialect";
+import { sqliteOf } from "../db/prepared";
+import { dbOf } from "../db/tx";
+import { IMPORT_CAUSE } from "./consumer.define";
+import type { StoredEventRow } from "./envelope";
+import { eventWorkspaceCheckSql } from "./seq-counter";
+
+/** A stored event as a consumer reads it: the row and the chain of reactions that caused it. */
+export type ConsumedEventRow = StoredEventRow & { cause_consumer: string | null; cause_depth: number };
+
+/** One event row to insert; `topics` and `data` already JSON. */
+export type EventInsert = {
+  id: string;
+  workspaceId: string;
+  seq: number;
+  type: string;
+  visibility: string;
+  privateTeamId: string | null;
+  topicsJson: string;
+  dataJson: string;
+  occurredAt: string;
+  causeConsumer: string | null;
+  causeDepth: number;
+};
+
+/** Where a consumer stands in a workspace: the workspace's counter and the consumer's cursor (0 when none). */
+export type CursorPosition = { last_seq: number; cursor: number };
+
+/** How far a consumer is behind: events past its cursors, and the occurred_at of the oldest waiting. */
+export type StoredLag = { behind: number; oldest: string | null };
+
+/**
+ * The event store's statements: per-workspace seq allocation, the event insert, and consumer
+ * cursors. PostgreSQL's twin takes the seq with `UPDATE event_seqs … RETURNING` (an insert only for
+ * a new workspace) under the row lock, claims a cursor with `FOR UPDATE SKIP LOCKED` per (consumer,
+ * workspace) so two processes never handle one workspace at once, binds type lists as arrays
+ * (`= ANY($1)`), and counts a handler's writes without SQLite's `total_changes()`.
+ */
+export interface EventStatements {
+  /** Takes the workspace's next seq (its counter starts at 1), holding the counter row until commit. */
+  nextSeq(workspaceId: string): Promise<number>;
+  /** Whether the workspace exists (asked only when its counter has just started). */
+  workspaceExists(workspaceId: string): Promise<boolean>;
+  /** Drops a counter that has just started (at 1), for a workspace that turned out not to exist. */
+  dropNewCounter(workspaceId: string): Promise<void>;
+  /** Stores one event row. */
+  insertEvent(row: EventInsert): Promise<void>;
+  /** Registers a consumer; answers true only the first time (it then chooses where to start). */
+  registerConsumer(name: string, at: string): Promise<boolean>;
+  /** Puts a new consumer's cursor at each workspace's current last seq ("now"). */
+  startConsumerAtNow(name: string, at: string): Promise<void>;
+  /** Workspaces after `afterWorkspaceId` whose counter is past the consumer's cursor, in id order, a page. */
+  workspacesBehind(consumer: string, afterWorkspaceId: string, limit: number): Promise<string[]>;
+  /** Every workspace's counter. */
+  counters(): Promise<Array<{ workspace_id: string; last_seq: number }>>;
+  /** The occurred_at of the workspace's first event after `seq`, or null. */
+  firstOccurredAfter(workspaceId: string, seq: number): Promise<string | null>;
+  /** The workspace's counter and the consumer's cursor there; null when the workspace has no counter. */
+  cursorPosition(consumer: string, workspaceId: string): Promise<CursorPosition | null>;
+  /** Moves the consumer's cursor to `seq`, never backwards. */
+  advanceCursor(consumer: string, workspaceId: string, seq: number, at: string): Promise<void>;
+  /** A count of rows changed on this connection so far: equal before and after means nothing was written. */
+  changeCount(): Promise<number>;
+  /** Events of these types with seq in (`after`, `upTo`], in seq order, imported ones left out. */
+  eventsAfter(
+    workspaceId: string,
+    after: number,
+    upTo: number,
+    types: readonly string[],
+    limit: number,
+  ): Promise<ConsumedEventRow[]>;
+  /** The registered consumers' names, in name order. */
+  consumerNames(): Promise<string[]>;
+  /** A consumer's lag from its stored cursors, over every workspace. */
+  storedLag(consumer: string): Promise<StoredLag | null>;
+}
+
+/** Lists are bound as JSON; a list kept by its caller (a consumer's types) is written once. */
+const jsonOfList = new WeakMap<readonly string[], string>();
+const jsonList = (values: readonly string[]): string => {
+  let json = jsonOfList.get(values);
+  if (json === undefined) {
+    json = JSON.stringify(values);
+    jsonOfList.set(values, json);
+  }
+  return json;
+};
+
+/**
+ * SQLite: the statements prepared once per connection. The counter upsert holds the workspace's row
+ * (the database's one writer) until commit, so seqs are contiguous and committed in seq order.
+ */
+/** The SQLite statements behind EventStatements, prepared once per connection. */
+function prepareEventQueries(db: Queryable) {
+  const sqlite = sqliteOf(db);
+  const nextSeq = sqlite.query<{ last_seq: number }, [string]>(
+    "INSERT INTO event_seqs (workspace_id, last_seq) VALUES (?, 1) ON CONFLICT (workspace_id) DO UPDATE SET last_seq = event_seqs.last_seq + 1 RETURNING last_seq",
+  );
+  const dropCounter = sqlite.query<unknown, [string]>("DELETE FROM event_seqs WHERE workspace_id = ? AND last_seq = 1");
+  const insert = sqlite.query<
+    unknown,
+    [string, string, number, string, string, string | null, string, string, string, string | null, number]
+  >(
+    "INSERT INTO events (id, workspace_id, seq, type, visibility, private_team_id, topics, data, occurred_at, cause_consumer, cause_depth) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
+  const register = sqlite.query<{ name: string }, [string, string]>(
+    "INSERT INTO event_consumers (name, last_rowid, updated_at) VALUES (?, 0, ?) ON CONFLICT (name) DO NOTHING RETURNING name",
+  );
+  const startAtNow = sqlite.query<unknown, [string, string]>(
+    `INSERT INTO event_consumer_cursors (consumer, workspace_id, last_seq, updated_at)
+     SELECT ?, workspace_id, last_seq, ? FROM event_seqs WHERE last_seq > 0
+     ON CONFLICT (consumer, workspace_id) DO NOTHING`,
+  );
+  // The truth about where work waits: workspaces whose counter is past the consumer's cursor.
+  const behind = sqlite.query<{ workspace_id: string }, [string, string, number]>(
+    `SELECT s.workspace_id FROM event_seqs s
+     LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
+     WHERE s.workspace_id > ? AND s.last_seq > coalesce(c.last_seq, 0) ORDER BY s.workspace_id LIMIT ?`,
+  );
+  const counters = sqlite.query<{ workspace_id: string; last_seq: number }, []>(
+    "SELECT workspace_id, last_seq FROM event_seqs",
+  );
+  const firstAfter = sqlite.query<{ occurred_at: string }, [string, number]>(
+    "SELECT occurred_at FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq LIMIT 1",
+  );
+  const position = sqlite.query<CursorPosition, [string, string]>(
+    `SELECT s.last_seq, coalesce(c.last_seq, 0) AS cursor FROM event_seqs s
+     LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
+     WHERE s.workspace_id = ?`,
+  );
+  // Never backwards: a cursor only moves past what was handled or passed over.
+  const advance = sqlite.query<unknown, [string, string, number, string]>(
+    `INSERT INTO event_consumer_cursors (consumer, workspace_id, last_seq, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (consumer, workspace_id) DO UPDATE SET last_seq = excluded.last_seq, updated_at = excluded.updated_at
+     WHERE excluded.last_seq > event_consumer_cursors.last_seq`,
+  );
+  const totalChanges = sqlite.query<{ n: number }, []>("SELECT total_changes() AS n");
+  const after = sqlite.query<ConsumedEventRow, [string, number, number, string, number]>(
+    `SELECT id, seq, workspace_id, type, visibility, private_team_id, topics, data, occurred_at, cause_consumer, cause_depth
+     FROM events WHERE workspace_id = ? AND seq > ? AND seq <= ? AND type IN (SELECT value FROM json_each(?))
+       AND (cause_consumer IS NULL OR cause_consumer != '${IMPORT_CAUSE}') ORDER BY seq LIMIT ?`,
+  );
+  const names = sqlite.query<{ name: string }, []>("SELECT name FROM event_consumers ORDER BY name");
+  // Per lagging workspace: how far behind, and the first event past the cursor (the oldest waiting).
+  const lag = sqlite.query<StoredLag, [string]>(
+    `SELECT coalesce(sum(s.last_seq - coalesce(c.last_seq, 0)), 0) AS behind,
+       min((SELECT e.occurred_at FROM events e WHERE e.workspace_id = s.workspace_id AND e.seq > coalesce(c.last_seq, 0)
+            ORDER BY e.seq LIMIT 1)) AS oldest
+     FROM event_seqs s LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
+     WHERE s.last_seq > coalesce(c.last_seq, 0)`,
+  );
+  return {
+    nextSeq,
+    dropCounter,
+    insert,
+    register,
+    startAtNow,
+    behind,
+    counters,
+    firstAfter,
+    position,
+    advance,
+    totalChanges,
+    after,
+    names,
+    lag,
+  };
+}
+
+const sqliteEventStatements = (db: Queryable): EventStatements => {
+  const q = prepareEventQueries(db);
+  const sqlite = sqliteOf(db);
+  // Prepared on first use: its SQL is the owner's, given to the desk at start (buildDeps).
+  let workspaceExists: Statement<unknown, [string]> | null = null;
+  return {
+    nextSeq: async (workspaceId) => q.nextSeq.get(workspaceId)!.last_seq,
+    workspaceExists: async (workspaceId) => {
+      workspaceExists ??= sqlite.query<unknown, [string]>(eventWorkspaceCheckSql(dbOf(db)));
+      return Boolean(workspaceExists.get(workspaceId));
+    },
+    dropNewCounter: async (workspaceId) => {
+      q.dropCounter.run(workspaceId);
+    },
+    insertEvent: async (row) => {
+      q.insert.run(
+        row.id,
+        row.workspaceId,
+        row.seq,
+        row.type,
+        row.visibility,
+        row.privateTeamId,
+        row.topicsJson,
+        row.dataJson,
+        row.occurredAt,
+        row.causeConsumer,
+        row.causeDepth,
+      );
+    },
+    registerConsumer: async (name, at) => Boolean(q.register.get(name, at)),
+    startConsumerAtNow: async (name, at) => {
+      q.startAtNow.run(name, at);
+    },
+    workspacesBehind: async (consumer, afterWorkspaceId, limit) =>
+      q.behind.all(consumer, afterWorkspaceId, limit).map((r) => r.workspace_id),
+    counters: async () => q.counters.all(),
+    firstOccurredAfter: async (workspaceId, seq) => q.firstAfter.get(workspaceId, seq)?.occurred_at ?? null,
+    cursorPosition: async (consumer, workspaceId) => q.position.get(consumer, workspaceId) ?? null,
+    advanceCursor: async (consumer, workspaceId, seq, at) => {
+      q.advance.run(consumer, workspaceId, seq, at);
+    },
+    changeCount: async () => q.totalChanges.get()!.n,
+    eventsAfter: async (workspaceId, afterSeq, upTo, types, limit) =>
+      q.after.all(workspaceId, afterSeq, upTo, jsonList(types), limit),
+    consumerNames: async () => q.names.all().map((r) => r.name),
+    storedLag: async (consumer) => q.lag.get(consumer) ?? null,
+  };
+};
+
+export const eventStatements = dialectStatements<EventStatements>({ sqlite: sqliteEventStatements });
