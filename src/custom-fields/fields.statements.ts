@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/database";
-import { jsonList, preparedFor } from "../db/prepared";
+import { inListSql, listParam } from "../db/dialect";
+import { preparedFor } from "../db/prepared";
 import type { FieldOption, FieldType } from "./fields.table";
 import type { FieldDef, StoredValue } from "./fields.values";
 
@@ -25,6 +26,10 @@ const VALUE =
   "fv.record_id AS recordId, cf.key, cf.type, fv.value_text AS valueText, fv.value_num AS valueNum, fv.value_json AS valueJson";
 /** Field order; the id breaks ties so values and definitions always list keys alike. */
 const FIELD_ORDER = "ORDER BY cf.position, cf.created_at, cf.id";
+/** "column is one of the list" as this statement always read it: `json_each(+?)` (the same text, so the same plan). */
+const inList = (column: string): string => inListSql(column).replace("json_each(?)", "json_each(+?)");
+/** SQLite binds a list as one JSON text. */
+const list = (values: readonly string[]): string => listParam(values) as string;
 
 const statements = preparedFor((sqlite) => ({
   definitions: sqlite.query<RawDef, [string, string]>(
@@ -38,7 +43,7 @@ const statements = preparedFor((sqlite) => ({
   ),
   valuesOfMany: sqlite.query<RawValue, [string, string]>(
     `SELECT ${VALUE} FROM field_values fv JOIN custom_fields cf ON cf.id = fv.field_id
-     WHERE fv.entity = +? AND fv.record_id IN (SELECT value FROM json_each(+?)) ${FIELD_ORDER}`,
+     WHERE fv.entity = +? AND ${inList("fv.record_id")} ${FIELD_ORDER}`,
   ),
   upsert: sqlite.query<unknown, [string, string, string, string, string | null, number | null, string | null]>(
     `INSERT INTO field_values (workspace_id, entity, record_id, field_id, value_text, value_num, value_json) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -78,7 +83,7 @@ export async function definitionByKey(
 export async function storedValuesOf(db: Queryable, entity: string, recordIds: string[]): Promise<ValueRow[]> {
   const s = statements(db);
   const raw =
-    recordIds.length === 1 ? s.valuesOfOne.all(entity, recordIds[0]!) : s.valuesOfMany.all(entity, jsonList(recordIds));
+    recordIds.length === 1 ? s.valuesOfOne.all(entity, recordIds[0]!) : s.valuesOfMany.all(entity, list(recordIds));
   return raw.map(valueRowOf);
 }
 

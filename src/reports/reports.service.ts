@@ -1,16 +1,10 @@
-import { sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { defineRead } from "../db/read-pool";
 import { invalidAt } from "../lib/errors";
-import {
-  CHANNELS,
-  reportableTicketsSql,
-  reportTicketsSql as T,
-  SEVERITIES,
-  userRefsOf,
-} from "../tickets/tickets.public";
+import { CHANNELS, SEVERITIES, userRefsOf } from "../tickets/tickets.public";
 import type { UserRefJson } from "../identity/identity.public";
+import { reportStatements } from "./reports.statements";
 
 export type Overview = {
   from: string;
@@ -114,12 +108,6 @@ function daysOf(range: { from: Date; to: Date }, timeZone: string): Array<{ date
   return days;
 }
 
-/** The lower median of `value` over `rows` (a SQL fragment yielding one column `v`), in SQL. */
-const median = (rows: ReturnType<typeof sql>) =>
-  sql`(SELECT v FROM (${rows}) ORDER BY v LIMIT 1 OFFSET (SELECT max(count(*) - 1, 0) / 2 FROM (${rows})))`;
-
-const minutes = (a: SQL, b: SQL) => sql`(julianday(${a}) - julianday(${b})) * 1440.0`;
-
 /** GET /v1/reports/overview: every figure is a SQL aggregate over the range [from, to). */
 export async function overviewReport(
   db: Queryable,
@@ -129,69 +117,19 @@ export async function overviewReport(
 ): Promise<Overview> {
   const from = range.from.toISOString();
   const to = range.to.toISOString();
-  // The tickets the caller may see (private teams' only for their members), live and not spam.
-  const visible = await reportableTicketsSql(db, ctx);
-  const createdIn = sql`${visible} AND ${T.createdAt} >= ${from} AND ${T.createdAt} < ${to}`;
-  const solvedIn = sql`${visible} AND ${T.solvedAt} >= ${from} AND ${T.solvedAt} < ${to}`;
-  const firstResponses = sql`SELECT ${minutes(T.firstRespondedAt, T.createdAt)} AS v FROM ${T.table} WHERE ${createdIn} AND ${T.firstRespondedAt} IS NOT NULL`;
-  const resolutions = sql`SELECT ${minutes(T.solvedAt, T.createdAt)} AS v FROM ${T.table} WHERE ${solvedIn}`;
-
-  const totals = db.all<{
-    created: number;
-    solved: number;
-    open_now: number;
-    first_response: number | null;
-    resolution: number | null;
-    csat_avg: number | null;
-    csat_count: number;
-    sla_breached: number;
-  }>(sql`SELECT
-      (SELECT count(*) FROM ${T.table} WHERE ${createdIn}) AS created,
-      (SELECT count(*) FROM ${T.table} WHERE ${solvedIn}) AS solved,
-      (SELECT count(*) FROM ${T.table} WHERE ${visible} AND ${T.status} IN ('open', 'pending', 'on_hold')) AS open_now,
-      ${median(firstResponses)} AS first_response,
-      ${median(resolutions)} AS resolution,
-      (SELECT avg(json_extract(${T.csat}, '$.score')) FROM ${T.table} WHERE ${solvedIn} AND ${T.csat} IS NOT NULL) AS csat_avg,
-      (SELECT count(*) FROM ${T.table} WHERE ${solvedIn} AND ${T.csat} IS NOT NULL) AS csat_count,
-      (SELECT count(*) FROM ${T.table} WHERE ${createdIn} AND json_extract(${T.sla}, '$.breached') = 1) AS sla_breached`)[0]!;
-
+  const span = { from, to };
+  // Counted over the tickets the caller may see (private teams' only for their members), live and not spam.
+  const reports = reportStatements(db);
+  const totals = await reports.totals(ctx, span);
   // Days are the workspace's local days: each is counted over the UTC instants it spans.
-  const days = daysOf(range, timeZone);
-  const dayRows = sql.join(
-    days.map((d) => sql`(${d.date}, ${d.from}, ${d.to})`),
-    sql`, `,
-  );
-  const byDay = db.all<{ date: string; created: number; solved: number }>(sql`
-    WITH days(date, lo, hi) AS (VALUES ${dayRows})
-    SELECT days.date AS date,
-      (SELECT count(*) FROM ${T.table} WHERE ${visible} AND ${T.createdAt} >= days.lo AND ${T.createdAt} < days.hi) AS created,
-      (SELECT count(*) FROM ${T.table} WHERE ${visible} AND ${T.solvedAt} >= days.lo AND ${T.solvedAt} < days.hi) AS solved
-    FROM days ORDER BY days.date`);
+  const byDay = await reports.byDay(ctx, daysOf(range, timeZone));
 
   const byChannel = Object.fromEntries(CHANNELS.map((c) => [c, 0])) as Record<string, number>;
-  for (const row of db.all<{ k: string; n: number }>(
-    sql`SELECT ${T.channel} AS k, count(*) AS n FROM ${T.table} WHERE ${createdIn} GROUP BY ${T.channel}`,
-  ))
-    byChannel[row.k] = row.n;
+  for (const row of await reports.createdByChannel(ctx, span)) byChannel[row.channel] = row.count;
   const bySeverity = Object.fromEntries([...SEVERITIES, "none"].map((s) => [s, 0])) as Record<string, number>;
-  for (const row of db.all<{ k: string; n: number }>(
-    sql`SELECT coalesce(${T.severity}, 'none') AS k, count(*) AS n FROM ${T.table} WHERE ${createdIn} GROUP BY 1`,
-  ))
-    bySeverity[row.k] = row.n;
+  for (const row of await reports.createdBySeverity(ctx, span)) bySeverity[row.severity] = row.count;
 
-  const agents = db.all<{ user_id: string; solved: number; first_response: number | null }>(sql`
-    WITH solved AS (SELECT ${T.assigneeId} AS u, count(*) AS n FROM ${T.table} WHERE ${solvedIn} AND ${T.assigneeId} IS NOT NULL GROUP BY ${T.assigneeId}),
-    fr AS (
-      SELECT ${T.assigneeId} AS u, ${minutes(T.firstRespondedAt, T.createdAt)} AS v,
-        row_number() OVER (PARTITION BY ${T.assigneeId} ORDER BY ${minutes(T.firstRespondedAt, T.createdAt)}) AS rn,
-        count(*) OVER (PARTITION BY ${T.assigneeId}) AS cnt
-      FROM ${T.table} WHERE ${createdIn} AND ${T.firstRespondedAt} IS NOT NULL AND ${T.assigneeId} IS NOT NULL
-    ),
-    fr_median AS (SELECT u, v FROM fr WHERE rn = (cnt + 1) / 2),
-    everyone AS (SELECT u FROM solved UNION SELECT u FROM fr_median)
-    SELECT everyone.u AS user_id, coalesce(solved.n, 0) AS solved, fr_median.v AS first_response
-    FROM everyone LEFT JOIN solved ON solved.u = everyone.u LEFT JOIN fr_median ON fr_median.u = everyone.u
-    ORDER BY solved DESC, user_id`);
+  const agents = await reports.byAgent(ctx, span);
   const refs = await userRefsOf(
     db,
     agents.map((a) => a.user_id),

@@ -1,7 +1,8 @@
-import { sql, type SQL } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { ftsIndexes, ftsRowidsSql } from "./search.fts";
 import { flushSearchStaging } from "./search.staging";
+import { searchStatements, sqliteSearchSql } from "./search.statements";
 
 /**
  * Guards for FTS5 (PLATFORM.md: a query of two very common words can take 0.5 s on 1M documents
@@ -43,19 +44,11 @@ export const TICKETS_PER_CONTACT = 100;
 export const WORD_DOCS = 200;
 
 export type SearchPlan = {
-  /** The terms as an FTS5 expression limited to `columns`. */
+  /** The terms as the dialect's match expression (FTS5 here) limited to `columns`. */
   expression(columns: string[]): string;
   /** Every term is rare: bm25 may rank all hits. Otherwise only the newest hits are read. */
   precise: boolean;
 };
-
-/** Documents of the message index holding `term` exactly, counted up to `cap` (cost bounded by the cap). */
-async function termDocs(db: Queryable, term: string, cap: number): Promise<number> {
-  const [row] = db.all<{ n: number }>(
-    sql`SELECT count(*) AS n FROM (SELECT 1 FROM message_search WHERE message_search MATCH ${`{body} : "${term}"`} LIMIT ${cap})`,
-  );
-  return row?.n ?? 0;
-}
 
 /**
  * Plans a search: the last term (three characters or more) is a prefix unless it is already a
@@ -73,12 +66,12 @@ export async function planSearch(
   if (terms.length === 0) return null;
   // Documents written earlier in this turn are still staged: index them before reading.
   flushSearchStaging(db);
-  const docs = await Promise.all(terms.map(async (term) => await termDocs(db, term, commonTermDocs)));
+  const search = searchStatements(db);
+  const docs = await Promise.all(terms.map(async (term) => await search.messageTermDocs(term, commonTermDocs)));
   const last = terms.length - 1;
   const prefixLast = terms[last]!.length >= 3 && docs[last]! < WORD_DOCS;
-  const phrase = terms.map((t, i) => (i === last && prefixLast ? `"${t}"*` : `"${t}"`)).join(" ");
   return {
-    expression: (columns) => `{${columns.join(" ")}} : (${phrase})`,
+    expression: (columns) => search.matchExpression(terms, prefixLast, columns),
     precise: !prefixLast && docs.every((n) => n < commonTermDocs),
   };
 }
@@ -91,7 +84,10 @@ export async function planSearch(
 export function matchingCompanyRowidsSql(q: string): SQL | null {
   const terms = queryTerms(q);
   if (terms.length === 0) return null;
-  const last = terms.length - 1;
-  const phrase = terms.map((t, i) => (i === last ? `"${t}"*` : `"${t}"`)).join(" ");
-  return ftsRowidsSql(ftsIndexes.companies, `{name domain} : (${phrase})`, MATCH_CAP);
+  // Built without a connection, like ftsRowidsSql (search.fts.ts).
+  return ftsRowidsSql(
+    ftsIndexes.companies,
+    sqliteSearchSql.matchExpression(terms, true, ["name", "domain"]),
+    MATCH_CAP,
+  );
 }

@@ -1,20 +1,12 @@
 import { isReader, type Db, type Queryable } from "../db/database";
-import { preparedFor } from "../db/prepared";
 import { beforeEachCommit } from "../db/tx";
+import { searchStatements } from "./search.statements";
 
 /**
- * New ticket subjects and message texts are staged by triggers (migrations/custom/0103) and moved
- * into the FTS5 indexes in bulk: before each batch commits, before any search reads the indexes,
- * and at start (rows staged by a writer that bypassed Desk, such as scripts/seed.ts).
+ * New ticket subjects and message texts are staged (migrations/custom/0103) and moved into the
+ * indexes in bulk: before each batch commits, before any search reads the indexes, and at start
+ * (rows staged by a writer that bypassed Desk, such as scripts/seed.ts).
  */
-const flushStatements = preparedFor((sqlite) => [
-  sqlite.prepare(
-    "INSERT INTO ticket_search (rowid, ws, subject) SELECT row_ref, ws, subject FROM search_staging_tickets",
-  ),
-  sqlite.prepare("DELETE FROM search_staging_tickets"),
-  sqlite.prepare("INSERT INTO message_search (rowid, ws, body) SELECT row_ref, ws, body FROM search_staging_messages"),
-  sqlite.prepare("DELETE FROM search_staging_messages"),
-]);
 
 /**
  * Moves every staged document into its index (a few µs when nothing is staged). Synchronous (raw
@@ -23,7 +15,7 @@ const flushStatements = preparedFor((sqlite) => [
 export function flushSearchStaging(db: Queryable): void {
   // A read pool connection cannot write, and needs not: staged rows are flushed before every commit.
   if (isReader(db)) return;
-  for (const statement of flushStatements(db)) statement.run();
+  searchStatements(db).flushStaged();
 }
 
 /** Registers the pre-commit flush and empties what a previous run left staged. */

@@ -1,4 +1,5 @@
 import type { Queryable } from "../db/database";
+import { dialectStatements, inListSql, listParam } from "../db/dialect";
 import { jsonList, preparedFor } from "../db/prepared";
 import type { ActivityRow, TicketRow } from "./tickets.table";
 
@@ -31,6 +32,11 @@ const ticketOf = (raw: RawTicket): TicketRow => ({
   sla: raw.sla === null ? null : (JSON.parse(raw.sla) as TicketRow["sla"]),
 });
 
+/** "column is one of the list" as these statements always read it: `json_each(+?)` (the same text, so the same plans). */
+const inList = (column: string): string => inListSql(column).replace("json_each(?)", "json_each(+?)");
+/** SQLite binds a list as one JSON text (`NOT IN (… json_each(+?))` too, which `inListSql` has no form of yet). */
+const list = (values: readonly string[]): string => listParam(values) as string;
+
 const statements = preparedFor((sqlite) => ({
   insertTicket: sqlite.query<unknown, Array<string | number | null>>(
     `INSERT INTO tickets (id, workspace_id, number, subject, status, priority, severity, channel, mailbox_id, contact_id, assignee_id, team_id,
@@ -59,7 +65,7 @@ const statements = preparedFor((sqlite) => ({
     "INSERT INTO activities (id, workspace_id, ticket_id, type, data, actor_type, actor_user_id, actor_automation, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
   ),
   undeletedAmong: sqlite.query<{ id: string }, [string, string]>(
-    "SELECT id FROM tickets WHERE workspace_id = +? AND id IN (SELECT value FROM json_each(+?)) AND deleted_at IS NULL",
+    `SELECT id FROM tickets WHERE workspace_id = +? AND ${inList("id")} AND deleted_at IS NULL`,
   ),
   byNumber: sqlite.query<{ id: string; contactId: string | null }, [string, number]>(
     "SELECT id, contact_id AS contactId FROM tickets WHERE workspace_id = +? AND number = +? AND deleted_at IS NULL",
@@ -161,7 +167,7 @@ export async function visibleTicketRow(
   hiddenTeamIds: string[],
 ): Promise<TicketRow | undefined> {
   const s = statements(db);
-  const hidden = jsonList(hiddenTeamIds);
+  const hidden = list(hiddenTeamIds);
   const raw =
     "id" in ref
       ? s.visibleById.get(workspaceId, ref.id, hidden)
@@ -189,7 +195,7 @@ export const undeletedTicketIds = async (db: Queryable, workspaceId: string, ids
   new Set(
     ids.length
       ? statements(db)
-          .undeletedAmong.all(workspaceId, jsonList(ids))
+          .undeletedAmong.all(workspaceId, list(ids))
           .map((r) => r.id)
       : [],
   );
@@ -204,3 +210,53 @@ export const ticketByNumberRow = async (
 
 export const isSpamTicket = async (db: Queryable, id: string): Promise<boolean> =>
   statements(db).spam.get(id)?.spam === 1;
+
+/**
+ * The ticket counts others ask of tickets, where the engines' SQL differs in how a list is bound
+ * (SQLite: `IN (SELECT value FROM json_each(?))`). A PostgreSQL twin binds the ids as an array
+ * (`= ANY($1)`); the inbox's `ticket_counts` buckets, kept by SQLite triggers, become PL/pgSQL
+ * triggers or the same `UPDATE … RETURNING` counters.
+ */
+export type TicketCountStatements = {
+  /** Unsolved (open, pending, on hold) live tickets assigned to each of these members; the unassigned-to are absent. */
+  openTicketsOfAssignees(workspaceId: string, userIds: readonly string[]): Promise<Map<string, number>>;
+  /** Live (not deleted) tickets of each of these contacts; contacts without tickets are absent. */
+  liveTicketsOfContacts(
+    workspaceId: string,
+    contactIds: readonly string[],
+  ): Promise<Array<{ contactId: string; n: number }>>;
+};
+
+/** Live tickets per contact; workspace_id first so tickets_ws_contact_idx answers it. */
+const CONTACT_COUNT =
+  "SELECT contact_id AS contactId, count(*) AS n FROM tickets WHERE workspace_id = +? AND deleted_at IS NULL";
+
+const countStatements = preparedFor((sqlite) => ({
+  openOfAssignees: sqlite.query<{ assignee_id: string; n: number }, [string, string]>(
+    "SELECT assignee_id, count(*) AS n FROM tickets WHERE workspace_id = ? AND assignee_id IN (SELECT value FROM json_each(?)) AND status IN ('open', 'pending', 'on_hold') AND deleted_at IS NULL AND merged_into_id IS NULL GROUP BY assignee_id",
+  ),
+  ofContact: sqlite.query<{ contactId: string; n: number }, [string, string]>(
+    `${CONTACT_COUNT} AND contact_id = +? GROUP BY contact_id`,
+  ),
+  ofContacts: sqlite.query<{ contactId: string; n: number }, [string, string]>(
+    `${CONTACT_COUNT} AND contact_id IN (SELECT value FROM json_each(+?)) GROUP BY contact_id`,
+  ),
+}));
+
+/** Statements of the connection, taken while `db` is live: the handle may be a transaction that ends. */
+const sqliteTicketCounts = (db: Queryable): TicketCountStatements => {
+  const s = countStatements(db);
+  return {
+    openTicketsOfAssignees: async (workspaceId, userIds) => {
+      const rows = s.openOfAssignees.all(workspaceId, jsonList(userIds));
+      return new Map(rows.map((r) => [r.assignee_id, r.n]));
+    },
+    // One contact (a contact's page) has a statement of its own: an equality the planner needs not re-plan.
+    liveTicketsOfContacts: async (workspaceId, contactIds) =>
+      contactIds.length === 1
+        ? s.ofContact.all(workspaceId, contactIds[0]!)
+        : s.ofContacts.all(workspaceId, jsonList(contactIds)),
+  };
+};
+
+export const ticketCountStatements = dialectStatements<TicketCountStatements>({ sqlite: sqliteTicketCounts });
