@@ -1,0 +1,386 @@
+/**
+ * Schema from one definition (spike, issue "Past one machine", scope 3): a table is declared once
+ * with the kit's dialect-neutral columns and built as drizzle's `sqliteTable` or `pgTable`.
+ * The SQLite build is what `*.table.ts` exports, so queries, types and migrations stay as they were;
+ * the PostgreSQL build exists for the next step. Timestamps stay ISO text on both, so answers are
+ * byte-identical; flags are 0/1 integers on SQLite and booleans on PostgreSQL; JSON is text on
+ * SQLite and jsonb on PostgreSQL; real is double precision on PostgreSQL; blobs are bytea.
+ */
+import { type Column, is, SQL } from "drizzle-orm";
+import type { $Type, ColumnBuilderBase, HasDefault, IsPrimaryKey, NotNull } from "drizzle-orm/column-builder";
+import {
+  type PgBooleanBuilderInitial,
+  type PgColumnBuilderBase,
+  type PgCustomColumnBuilder,
+  type PgDoublePrecisionBuilderInitial,
+  type PgIntegerBuilderInitial,
+  type PgJsonbBuilderInitial,
+  type PgTableWithColumns,
+  type PgTextBuilderInitial,
+  type ReferenceConfig as PgReferenceConfig,
+  boolean as pgBoolean,
+  customType as pgCustomType,
+  doublePrecision as pgDouble,
+  index as pgIndex,
+  integer as pgInteger,
+  jsonb as pgJsonb,
+  primaryKey as pgPrimaryKey,
+  text as pgText,
+  uniqueIndex as pgUniqueIndex,
+  ExtraConfigColumn,
+  PgColumn,
+  pgTable as drizzlePgTable,
+} from "drizzle-orm/pg-core";
+import type { ConvertCustomConfig } from "drizzle-orm/pg-core/columns/custom";
+import {
+  type SQLiteBlobBufferBuilderInitial,
+  type SQLiteBooleanBuilderInitial,
+  type SQLiteColumnBuilderBase,
+  type SQLiteIntegerBuilderInitial,
+  type SQLiteRealBuilderInitial,
+  type SQLiteTableWithColumns,
+  type SQLiteTextBuilderInitial,
+  type SQLiteTextJsonBuilderInitial,
+  blob as sqliteBlob,
+  index as sqliteIndex,
+  integer as sqliteInteger,
+  primaryKey as sqlitePrimaryKey,
+  real as sqliteReal,
+  SQLiteColumn,
+  sqliteTable as drizzleSqliteTable,
+  text as sqliteText,
+  uniqueIndex as sqliteUniqueIndex,
+} from "drizzle-orm/sqlite-core";
+import type { BuildColumns } from "drizzle-orm/column-builder";
+
+type Kind = "text" | "integer" | "boolean" | "json" | "real" | "blob";
+type Enum = [string, ...string[]];
+/** No `$type<T>()` given: the column keeps its dialect's data type. */
+type Untyped = { readonly untyped: unique symbol };
+type OnDelete = NonNullable<PgReferenceConfig["actions"]["onDelete"]>;
+
+type ColState = {
+  notNull: boolean;
+  hasDefault: boolean;
+  defaultValue?: unknown;
+  primaryKey: boolean;
+  enumValues?: Enum;
+  references?: { target: () => readonly [KitTable<string, KitColumns>, string]; onDelete?: OnDelete };
+};
+
+/**
+ * One dialect-neutral column. Its type parameters mirror what drizzle's builders record
+ * (name, enum, not-null, default, primary key, `$type`), so both builds infer what the
+ * hand-written `sqliteTable` inferred.
+ */
+export class KitColumn<
+  K extends Kind = Kind,
+  N extends string = string,
+  E extends Enum = Enum,
+  T = Untyped,
+  NN extends boolean = boolean,
+  HD extends boolean = boolean,
+  PK extends boolean = boolean,
+> {
+  declare readonly _types: { kind: K; name: N; enum: E; type: T; notNull: NN; hasDefault: HD; primaryKey: PK };
+  constructor(
+    readonly kind: K,
+    readonly name: N,
+    readonly state: ColState,
+  ) {}
+  private with<R>(patch: Partial<ColState>): R {
+    // The patched copy differs from `this` only in its type flags, which the caller's return type states.
+    return new KitColumn(this.kind, this.name, { ...this.state, ...patch }) as R;
+  }
+  notNull(): KitColumn<K, N, E, T, true, HD, PK> {
+    return this.with({ notNull: true });
+  }
+  default(value: Data<this> | SQL): KitColumn<K, N, E, T, NN, true, PK> {
+    return this.with({ hasDefault: true, defaultValue: value });
+  }
+  primaryKey(): KitColumn<K, N, E, T, true, HD, true> {
+    return this.with({ primaryKey: true, notNull: true });
+  }
+  $type<U>(): KitColumn<K, N, E, U, NN, HD, PK> {
+    return this.with({});
+  }
+  /** `references(() => [users, "id"], { onDelete: "cascade" })`: resolved in the same dialect's build. */
+  references<R extends KitTable<string, KitColumns>>(
+    target: () => readonly [R, keyof R["columns"] & string],
+    actions?: { onDelete?: OnDelete },
+  ): this {
+    return this.with({ references: { target, onDelete: actions?.onDelete } });
+  }
+}
+
+type AnyKitColumn = KitColumn<Kind, string, Enum, unknown, boolean, boolean, boolean>;
+type KitColumns = Record<string, AnyKitColumn>;
+type Flags<C extends AnyKitColumn> = C["_types"];
+type Data<C extends AnyKitColumn> = Flags<C>["type"] extends Untyped
+  ? Flags<C>["kind"] extends "text"
+    ? Flags<C>["enum"][number]
+    : Flags<C>["kind"] extends "integer" | "real"
+      ? number
+      : Flags<C>["kind"] extends "boolean"
+        ? boolean
+        : Flags<C>["kind"] extends "blob"
+          ? Buffer
+          : unknown
+  : Flags<C>["type"];
+
+type Apply<B extends ColumnBuilderBase, F extends Flags<AnyKitColumn>> = Typed<
+  Pk<Def<Nn<B, F["notNull"]>, F["hasDefault"]>, F["primaryKey"]>,
+  F["type"]
+>;
+type Nn<B extends ColumnBuilderBase, X> = X extends true ? NotNull<B> : B;
+type Def<B extends ColumnBuilderBase, X> = X extends true ? HasDefault<B> : B;
+type Pk<B extends ColumnBuilderBase, X> = X extends true ? IsPrimaryKey<NotNull<B>> : B;
+type Typed<B extends ColumnBuilderBase, T> = T extends Untyped ? B : $Type<B, T>;
+
+type SqliteBase<F extends Flags<AnyKitColumn>> = F["kind"] extends "text"
+  ? SQLiteTextBuilderInitial<F["name"], F["enum"], number | undefined>
+  : F["kind"] extends "integer"
+    ? SQLiteIntegerBuilderInitial<F["name"]>
+    : F["kind"] extends "boolean"
+      ? SQLiteBooleanBuilderInitial<F["name"]>
+      : F["kind"] extends "json"
+        ? SQLiteTextJsonBuilderInitial<F["name"]>
+        : F["kind"] extends "real"
+          ? SQLiteRealBuilderInitial<F["name"]>
+          : SQLiteBlobBufferBuilderInitial<F["name"]>;
+type ByteaConfig = { data: Buffer; driverData: Buffer };
+type PgBase<F extends Flags<AnyKitColumn>> = F["kind"] extends "text"
+  ? PgTextBuilderInitial<F["name"], F["enum"]>
+  : F["kind"] extends "integer"
+    ? PgIntegerBuilderInitial<F["name"]>
+    : F["kind"] extends "boolean"
+      ? PgBooleanBuilderInitial<F["name"]>
+      : F["kind"] extends "json"
+        ? PgJsonbBuilderInitial<F["name"]>
+        : F["kind"] extends "real"
+          ? PgDoublePrecisionBuilderInitial<F["name"]>
+          : PgCustomColumnBuilder<ConvertCustomConfig<F["name"], ByteaConfig>>;
+
+/** The builders `sqliteTable` / `pgTable` would have been given by hand for these kit columns. */
+export type SqliteBuilders<C extends KitColumns> = { [K in keyof C]: Apply<SqliteBase<Flags<C[K]>>, Flags<C[K]>> };
+export type PgBuilders<C extends KitColumns> = { [K in keyof C]: Apply<PgBase<Flags<C[K]>>, Flags<C[K]>> };
+export type SqliteBuild<N extends string, C extends KitColumns> = SQLiteTableWithColumns<{
+  name: N;
+  schema: undefined;
+  columns: BuildColumns<N, SqliteBuilders<C>, "sqlite">;
+  dialect: "sqlite";
+}>;
+export type PgBuild<N extends string, C extends KitColumns> = PgTableWithColumns<{
+  name: N;
+  schema: undefined;
+  columns: BuildColumns<N, PgBuilders<C>, "pg">;
+  dialect: "pg";
+}>;
+
+// Column constructors. `mode` and SQL types per dialect are decided at build time, never here.
+const col = <K extends Kind, N extends string, E extends Enum = Enum>(kind: K, name: N, enumValues?: E) =>
+  new KitColumn<K, N, E, Untyped, false, false, false>(kind, name, {
+    notNull: false,
+    hasDefault: false,
+    primaryKey: false,
+    enumValues,
+  });
+export const text = <N extends string, const E extends Enum = Enum>(name: N, options?: { enum: E }) =>
+  col("text", name, options?.enum);
+export const integer = <N extends string>(name: N) => col("integer", name);
+/** 0/1 integer on SQLite (`mode: "boolean"`), boolean on PostgreSQL. */
+export const boolean = <N extends string>(name: N) => col("boolean", name);
+/** Text on SQLite (`mode: "json"`), jsonb on PostgreSQL. */
+export const json = <T, N extends string = string>(name: N) => col("json", name).$type<T>();
+/** real on SQLite, double precision on PostgreSQL. @public for the tables still to convert */
+export const real = <N extends string>(name: N) => col("real", name);
+/** blob (`mode: "buffer"`) on SQLite, bytea on PostgreSQL. @public for the tables still to convert */
+export const blob = <N extends string>(name: N) => col("blob", name);
+
+// The shapes `src/db/columns.ts` gives every table, from the kit.
+export const id = () => text("id").primaryKey();
+export const workspaceId = () => text("workspace_id").notNull();
+/** ISO 8601 UTC text on both dialects: sorts correctly and reads back exactly as the API answers it. @public for the tables still to convert */
+export const timestamp = <N extends string>(name: N) => text(name);
+export const createdAt = () => text("created_at").notNull();
+export const updatedAt = () => text("updated_at").notNull();
+export const flag = <N extends string>(name: N) => boolean(name).notNull().default(false);
+
+// Extras: indexes, unique indexes (optionally partial) and composite primary keys.
+type IndexPart = Column | SQL;
+type KitExtra =
+  | { kind: "index"; unique: boolean; name: string; on: IndexPart[]; where?: SQL }
+  | { kind: "primaryKey"; columns: Column[] };
+class KitIndex {
+  constructor(readonly extra: Extract<KitExtra, { kind: "index" }>) {}
+  where(condition: SQL): KitIndex {
+    return new KitIndex({ ...this.extra, where: condition });
+  }
+}
+const indexOn = (unique: boolean, name: string) => ({
+  on: (...on: [IndexPart, ...IndexPart[]]) => new KitIndex({ kind: "index", unique, name, on }),
+});
+export const index = (name: string) => indexOn(false, name);
+/** @public for the tables still to convert (optionally partial: `.where(sql`…`)`) */
+export const uniqueIndex = (name: string) => indexOn(true, name);
+export const primaryKey = (...columns: [Column, ...Column[]]) => ({ kind: "primaryKey", columns }) as const;
+type Extras<C extends KitColumns> = (t: { [K in keyof C]: Column }) => Array<KitIndex | ReturnType<typeof primaryKey>>;
+
+export type KitTable<N extends string, C extends KitColumns> = {
+  readonly name: N;
+  readonly columns: C;
+  /** The SQLite table, as `sqliteTable` builds it (what `*.table.ts` exports). Built once. */
+  readonly sqlite: SqliteBuild<N, C>;
+  /** The PostgreSQL table, as `pgTable` builds it. Built once, on first use. */
+  readonly pg: PgBuild<N, C>;
+};
+
+const bytea = pgCustomType<ByteaConfig>({ dataType: () => "bytea" });
+
+function need<T>(value: unknown, guard: (v: unknown) => v is T, what: string): T {
+  if (!guard(value)) throw new Error(`schema-kit: ${what}`);
+  return value;
+}
+const isSqliteColumn = (v: unknown): v is SQLiteColumn => is(v, SQLiteColumn);
+const isPgColumn = (v: unknown): v is PgColumn => is(v, PgColumn);
+const isSqlitePart = (v: unknown): v is SQLiteColumn | SQL => is(v, SQLiteColumn) || is(v, SQL);
+const isPgPart = (v: unknown): v is ExtraConfigColumn | SQL => is(v, ExtraConfigColumn) || is(v, SQL);
+
+/**
+ * The builder methods the kit calls, seen with a loose value type: the kit's flags, not this
+ * code, give each column its static type (a builder's `default` takes only its own data type).
+ */
+type Modifiers<Col> = {
+  notNull(): unknown;
+  default(value: unknown): unknown;
+  primaryKey(): unknown;
+  references(ref: () => Col, actions?: { onDelete?: OnDelete }): unknown;
+};
+
+function sqliteColumn(c: AnyKitColumn): SQLiteColumnBuilderBase {
+  const s = c.state;
+  const base =
+    c.kind === "text"
+      ? sqliteText(c.name, s.enumValues ? { enum: s.enumValues } : {})
+      : c.kind === "integer"
+        ? sqliteInteger(c.name)
+        : c.kind === "boolean"
+          ? sqliteInteger(c.name, { mode: "boolean" })
+          : c.kind === "json"
+            ? sqliteText(c.name, { mode: "json" })
+            : c.kind === "real"
+              ? sqliteReal(c.name)
+              : sqliteBlob(c.name, { mode: "buffer" });
+  const b: Modifiers<SQLiteColumn> = base;
+  // Same call order as the hand-written tables: notNull, default, primaryKey, references.
+  if (s.notNull && !s.primaryKey) b.notNull();
+  if (s.hasDefault) b.default(s.defaultValue);
+  if (s.primaryKey) b.primaryKey();
+  const ref = s.references;
+  if (ref) {
+    const target = () => {
+      const [table, key] = ref.target();
+      return need(table.sqlite[key], isSqliteColumn, `${table.name}.${key} is not a column`);
+    };
+    b.references(target, ref.onDelete ? { onDelete: ref.onDelete } : undefined);
+  }
+  return base;
+}
+
+function pgColumn(c: AnyKitColumn): PgColumnBuilderBase {
+  const s = c.state;
+  const base =
+    c.kind === "text"
+      ? pgText(c.name, s.enumValues ? { enum: s.enumValues } : {})
+      : c.kind === "integer"
+        ? pgInteger(c.name)
+        : c.kind === "boolean"
+          ? pgBoolean(c.name)
+          : c.kind === "json"
+            ? pgJsonb(c.name)
+            : c.kind === "real"
+              ? pgDouble(c.name)
+              : bytea(c.name);
+  const b: Modifiers<PgColumn> = base;
+  if (s.notNull && !s.primaryKey) b.notNull();
+  if (s.hasDefault) b.default(s.defaultValue);
+  if (s.primaryKey) b.primaryKey();
+  const ref = s.references;
+  if (ref) {
+    const target = () => {
+      const [table, key] = ref.target();
+      return need(table.pg[key], isPgColumn, `${table.name}.${key} is not a column`);
+    };
+    b.references(target, ref.onDelete ? { onDelete: ref.onDelete } : undefined);
+  }
+  return base;
+}
+
+function mapColumns<C extends KitColumns, B>(columns: C, build: (c: AnyKitColumn) => B): Record<string, B> {
+  const out: Record<string, B> = {};
+  for (const [key, c] of Object.entries(columns)) out[key] = build(c);
+  return out;
+}
+
+/**
+ * Declares a table once: `table("macros", { id: id(), … }, (t) => [index("…").on(t.workspaceId)])`.
+ * `.sqlite` and `.pg` build it for each dialect (extras are handed that dialect's columns).
+ */
+export function table<N extends string, C extends KitColumns>(name: N, columns: C, extras?: Extras<C>): KitTable<N, C> {
+  let sqliteBuilt: SqliteBuild<N, C> | undefined;
+  let pgBuilt: PgBuild<N, C> | undefined;
+  return {
+    name,
+    columns,
+    get sqlite() {
+      if (sqliteBuilt) return sqliteBuilt;
+      // The builders are made at run time from the kit's flags; their static type is the mapped
+      // `SqliteBuilders<C>`, which the table type test checks against a hand-written `sqliteTable`.
+      const builders = mapColumns(columns, sqliteColumn) as unknown as SqliteBuilders<C>;
+      sqliteBuilt = drizzleSqliteTable(name, builders, (t) =>
+        (extras?.(t) ?? []).map((x) => {
+          const e = x instanceof KitIndex ? x.extra : x;
+          if (e.kind === "primaryKey") {
+            const [head, ...rest] = e.columns.map((c) => need(c, isSqliteColumn, "primary key part"));
+            return sqlitePrimaryKey({ columns: [head, ...rest] });
+          }
+          const [head, ...rest] = e.on.map((p) => need(p, isSqlitePart, `${e.name}: not a column or SQL`));
+          const built = (e.unique ? sqliteUniqueIndex : sqliteIndex)(e.name).on(head, ...rest);
+          return e.where ? built.where(e.where) : built;
+        }),
+      );
+      return sqliteBuilt;
+    },
+    get pg() {
+      if (pgBuilt) return pgBuilt;
+      const builders = mapColumns(columns, pgColumn) as unknown as PgBuilders<C>;
+      pgBuilt = drizzlePgTable(name, builders, (t) =>
+        (extras?.(t) ?? []).map((x) => {
+          const e = x instanceof KitIndex ? x.extra : x;
+          if (e.kind === "primaryKey") {
+            const [head, ...rest] = e.columns.map((c) => need(c, isPgColumn, "primary key part"));
+            return pgPrimaryKey({ columns: [head, ...rest] });
+          }
+          const [head, ...rest] = e.on.map((p) => need(p, isPgPart, `${e.name}: not a column or SQL`));
+          const built = (e.unique ? pgUniqueIndex : pgIndex)(e.name).on(head, ...rest);
+          return e.where ? built.where(e.where) : built;
+        }),
+      );
+      return pgBuilt;
+    },
+  };
+}
+
+function built<N extends string, T>(name: N, def: { name: string }, build: () => T): T {
+  if (def.name !== name) throw new Error(`schema-kit: table "${def.name}" exported as "${name}"`);
+  return build();
+}
+/**
+ * The SQLite build, which a `*.table.ts` exports as `sqliteTable("<name>", <kit table>)`:
+ * scripts/check-tables.ts and gen-feature-map.ts find a table's owner by that exported call.
+ */
+export const sqliteTable = <N extends string, C extends KitColumns>(name: N, def: KitTable<N, C>): SqliteBuild<N, C> =>
+  built(name, def, () => def.sqlite);
+/** The PostgreSQL build, `pgTable("<name>", <kit table>)`, exported from a file drizzle-kit does not read. */
+export const pgTable = <N extends string, C extends KitColumns>(name: N, def: KitTable<N, C>): PgBuild<N, C> =>
+  built(name, def, () => def.pg);
