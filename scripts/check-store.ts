@@ -5,9 +5,14 @@
  * 2. No Promise of our own async functions dropped or used as a value that is always truthy: an
  *    unawaited store call runs outside the order (and the transaction) its caller assumes.
  *    Deliberate fire-and-forget is written `void promise.catch(…)`.
+ * 3. SQLite itself (`bun:sqlite`, `.$client`, `preparedFor`, `sqliteOf`) only in src/db/ and in a
+ *    feature's `*.statements.ts` / `*.sql.ts` files, the code a PostgreSQL twin replaces; the files
+ *    that still reach it elsewhere are listed in scripts/store-exceptions.txt, a list that may only
+ *    shrink (a listed file that no longer needs it fails too). Tests are not checked.
  * Run: bun scripts/check-store.ts
  */
 import ts from "typescript";
+import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 
 const root = resolve(import.meta.dir, "..");
@@ -69,6 +74,29 @@ for (const sourceFile of program.getSourceFiles()) {
     ts.forEachChild(node, visit);
   };
   visit(sourceFile);
+}
+
+const SQLITE_ITSELF = /from "bun:sqlite"|\.\$client\b|\bpreparedFor\(|\bsqliteOf\(/;
+const exceptionsFile = `${root}/scripts/store-exceptions.txt`;
+const exceptions = new Set(
+  readFileSync(exceptionsFile, "utf8")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith("#")),
+);
+for (const sourceFile of program.getSourceFiles()) {
+  const file = relative(root, sourceFile.fileName);
+  if (!file.startsWith("src/") || file.startsWith("src/db/") || /\.test\.ts$/.test(file)) continue;
+  const fenced = /\.(statements|sql)\.ts$/.test(file);
+  const reaches = SQLITE_ITSELF.test(sourceFile.text);
+  if (reaches && !fenced && !exceptions.has(file))
+    problems.push(
+      `${file}: reaches SQLite itself outside a *.statements.ts file: move the statement there (docs/DEVELOPING.md "The store seam")`,
+    );
+  if (exceptions.has(file) && (!reaches || fenced))
+    problems.push(
+      `${file}: no longer reaches SQLite outside a statements file: remove it from scripts/store-exceptions.txt`,
+    );
 }
 
 if (problems.length > 0) {
