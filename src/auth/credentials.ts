@@ -130,17 +130,29 @@ export function createCredentialResolver(deps: ResolverDeps) {
   };
 }
 
-async function membership(
+/** A cache hit answers at once, without an async frame: every signed-in request asks this. */
+function membership(
   deps: ResolverDeps,
   state: ResolverState,
   workspaceId: string,
   userId: string,
   nowMs: number,
+): MemberEntry | null | Promise<MemberEntry | null> {
+  const cacheKey = `${workspaceId}\n${userId}`;
+  const cached = state.memberCache.get(cacheKey);
+  if (cached && nowMs - cached.cachedAt <= KEY_CACHE_TTL_MS) return cached;
+  return loadMembership(deps, state, cacheKey, workspaceId, userId, nowMs);
+}
+
+async function loadMembership(
+  deps: ResolverDeps,
+  state: ResolverState,
+  cacheKey: string,
+  workspaceId: string,
+  userId: string,
+  nowMs: number,
 ): Promise<MemberEntry | null> {
   const { memberCache } = state;
-  const cacheKey = `${workspaceId}\n${userId}`;
-  const cached = memberCache.get(cacheKey);
-  if (cached && nowMs - cached.cachedAt <= KEY_CACHE_TTL_MS) return cached;
   const role = await deps.lookups.memberRole(workspaceId, userId);
   if (!role) return null;
   const entry: MemberEntry = {
@@ -175,45 +187,64 @@ async function credentialOf(deps: ResolverDeps, state: ResolverState, request: R
   };
 }
 
-async function apiKeyCredential(
+/** A cached key answers without an async frame (every request with an API key asks this); a miss reads it. */
+function apiKeyCredential(
   deps: ResolverDeps,
   state: ResolverState,
   bearer: string,
   now: Date,
-): Promise<Credential> {
-  const { keyCache, lastTouched } = state;
+): Credential | Promise<Credential> {
   const nowMs = now.getTime();
-  let entry = keyCache.get(bearer);
-  if (!entry || nowMs - entry.cachedAt > KEY_CACHE_TTL_MS) {
-    const row = await deps.lookups.keyByHash(sha256Hex(bearer));
-    if (!row) throw unauthorized();
-    const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope =>
-      (SCOPES as readonly string[]).includes(s),
-    );
-    entry = {
-      key: row,
-      scopes,
-      expiresAt: row.expires_at ? Date.parse(row.expires_at) : Infinity,
-      cachedAt: nowMs,
-    };
-    if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
-    keyCache.set(bearer, entry);
-  }
+  const entry = state.keyCache.get(bearer);
+  if (!entry || nowMs - entry.cachedAt > KEY_CACHE_TTL_MS)
+    return loadKeyEntry(deps, state, bearer, nowMs).then((loaded) => keyCredential(deps, state, loaded, now));
+  return keyCredential(deps, state, entry, now);
+}
+
+async function loadKeyEntry(
+  deps: ResolverDeps,
+  state: ResolverState,
+  bearer: string,
+  nowMs: number,
+): Promise<KeyEntry> {
+  const { keyCache } = state;
+  const row = await deps.lookups.keyByHash(sha256Hex(bearer));
+  if (!row) throw unauthorized();
+  const scopes = (JSON.parse(row.scopes) as string[]).filter((s): s is Scope =>
+    (SCOPES as readonly string[]).includes(s),
+  );
+  const entry = {
+    key: row,
+    scopes,
+    expiresAt: row.expires_at ? Date.parse(row.expires_at) : Infinity,
+    cachedAt: nowMs,
+  };
+  if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
+  keyCache.set(bearer, entry);
+  return entry;
+}
+
+function keyCredential(
+  deps: ResolverDeps,
+  state: ResolverState,
+  entry: KeyEntry,
+  now: Date,
+): Credential | Promise<Credential> {
+  const nowMs = now.getTime();
   const key = entry.key;
   if (key.revoked_at || entry.expiresAt <= nowMs) throw unauthorized();
-  // last_used_at is a hint, not an audit trail: write it at most once a minute per key.
-  const previous = lastTouched.get(key.id) ?? 0;
-  if (nowMs - previous > 60_000) {
-    lastTouched.set(key.id, nowMs);
-    await deps.lookups.touchKey(key.id, now.toISOString());
-  }
-  return {
+  const credential: Credential = {
     kind: "api_key",
     apiKeyId: key.id,
     workspaceId: key.workspace_id,
     scopes: entry.scopes,
     createdBy: key.created_by,
   };
+  // last_used_at is a hint, not an audit trail: write it at most once a minute per key.
+  const previous = state.lastTouched.get(key.id) ?? 0;
+  if (nowMs - previous <= 60_000) return credential;
+  state.lastTouched.set(key.id, nowMs);
+  return Promise.resolve(deps.lookups.touchKey(key.id, now.toISOString())).then(() => credential);
 }
 
 async function workspaceContextOf(

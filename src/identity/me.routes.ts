@@ -30,7 +30,7 @@ export function meRoutes(deps: Deps) {
   const passwordAttempts = createPasswordChangeLimiter(deps);
   return new Elysia({ prefix: "/me", tags: ["me"] })
     .use(deps.guard)
-    .get("/", async ({ credential }) => await describeCaller(deps, credential), {
+    .get("/", ({ credential }) => describeCaller(deps, credential), {
       identified: true,
       response: { 200: MeSchema },
       detail: {
