@@ -11,10 +11,6 @@ type CompanyRow = { id: string; name: string; domain: string | null; workspaceId
 const CONTACT = `id, workspace_id AS workspaceId, email, name, phone, notes, company_id AS companyId, external_id AS externalId, custom,
   blocked, avatar_url AS avatarUrl, avatar_source AS avatarSource, locale, created_at AS createdAt, updated_at AS updatedAt, deleted_at AS deletedAt`;
 const REF = "id, email, name, avatar_url AS avatarUrl";
-/** "column is one of the list" as these statements always read it: `json_each(+?)` (the same text, so the same plans). */
-const inList = (column: string): string => inListSql(column).replace("json_each(?)", "json_each(+?)");
-/** SQLite binds a list as one JSON text. */
-const list = (values: readonly string[]): string => listParam(values) as string;
 
 const statements = preparedFor((sqlite) => ({
   liveByEmail: sqlite.query<RawContact, [string, string]>(
@@ -48,9 +44,9 @@ const statements = preparedFor((sqlite) => ({
   liveRef: sqlite.query<RefRow, [string, string]>(
     `SELECT ${REF} FROM contacts WHERE id = +? AND workspace_id = +? AND deleted_at IS NULL`,
   ),
-  refMany: sqlite.query<RefRow, [string]>(`SELECT ${REF} FROM contacts WHERE ${inList("id")}`),
+  refMany: sqlite.query<RefRow, [string]>(`SELECT ${REF} FROM contacts WHERE ${inListSql("id")}`),
   companies: sqlite.query<CompanyRow, [string]>(
-    `SELECT id, name, domain, workspace_id AS workspaceId FROM companies WHERE ${inList("id")} AND deleted_at IS NULL`,
+    `SELECT id, name, domain, workspace_id AS workspaceId FROM companies WHERE ${inListSql("id")} AND deleted_at IS NULL`,
   ),
 }));
 
@@ -100,7 +96,7 @@ export async function contactRefRows(db: Queryable, ids: string[]): Promise<RefR
     const row = s.refOne.get(ids[0]!);
     return row ? [row] : [];
   }
-  return s.refMany.all(list(ids));
+  return s.refMany.all(listParam(ids));
 }
 
 /** A live contact of the workspace as a ticket refers to it (the ticket write path: prepared once). */
@@ -111,4 +107,4 @@ export const liveContactRef = async (
 ): Promise<RefRow | undefined> => statements(db).liveRef.get(contactId, workspaceId) ?? undefined;
 
 export const liveCompanyRows = async (db: Queryable, ids: string[]): Promise<CompanyRow[]> =>
-  statements(db).companies.all(list(ids));
+  statements(db).companies.all(listParam(ids));

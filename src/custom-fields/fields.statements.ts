@@ -26,10 +26,6 @@ const VALUE =
   "fv.record_id AS recordId, cf.key, cf.type, fv.value_text AS valueText, fv.value_num AS valueNum, fv.value_json AS valueJson";
 /** Field order; the id breaks ties so values and definitions always list keys alike. */
 const FIELD_ORDER = "ORDER BY cf.position, cf.created_at, cf.id";
-/** "column is one of the list" as this statement always read it: `json_each(+?)` (the same text, so the same plan). */
-const inList = (column: string): string => inListSql(column).replace("json_each(?)", "json_each(+?)");
-/** SQLite binds a list as one JSON text. */
-const list = (values: readonly string[]): string => listParam(values) as string;
 
 const statements = preparedFor((sqlite) => ({
   definitions: sqlite.query<RawDef, [string, string]>(
@@ -43,7 +39,7 @@ const statements = preparedFor((sqlite) => ({
   ),
   valuesOfMany: sqlite.query<RawValue, [string, string]>(
     `SELECT ${VALUE} FROM field_values fv JOIN custom_fields cf ON cf.id = fv.field_id
-     WHERE fv.entity = +? AND ${inList("fv.record_id")} ${FIELD_ORDER}`,
+     WHERE fv.entity = +? AND ${inListSql("fv.record_id")} ${FIELD_ORDER}`,
   ),
   upsert: sqlite.query<unknown, [string, string, string, string, string | null, number | null, string | null]>(
     `INSERT INTO field_values (workspace_id, entity, record_id, field_id, value_text, value_num, value_json) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -83,7 +79,9 @@ export async function definitionByKey(
 export async function storedValuesOf(db: Queryable, entity: string, recordIds: string[]): Promise<ValueRow[]> {
   const s = statements(db);
   const raw =
-    recordIds.length === 1 ? s.valuesOfOne.all(entity, recordIds[0]!) : s.valuesOfMany.all(entity, list(recordIds));
+    recordIds.length === 1
+      ? s.valuesOfOne.all(entity, recordIds[0]!)
+      : s.valuesOfMany.all(entity, listParam(recordIds));
   return raw.map(valueRowOf);
 }
 

@@ -1,5 +1,5 @@
 import type { Queryable } from "./database";
-import { dbOf } from "./tx";
+import { assertOpen, dbOf } from "./tx";
 
 /** The SQL engines Desk's statements are written for (DECISIONS.md "Past one machine"). */
 export type Dialect = "sqlite" | "postgres";
@@ -19,7 +19,10 @@ export type DialectImplementations<T> = { sqlite: (db: Queryable) => T; postgres
 export function dialectStatements<T extends object>(implementations: DialectImplementations<T>): (db: Queryable) => T {
   const built = new WeakMap<object, T>();
   return (db) => {
-    const key = connectionKeyOf(db);
+    // Statements outlive the handle they were asked with: a handle of an ended change may not use them.
+    assertOpen(db);
+    // A database and every transaction handle on it share one connection, and so one set of statements.
+    const key = dbOf(db);
     let statements = built.get(key);
     if (!statements) {
       const build = implementations[dialectOf(db)];
@@ -33,19 +36,17 @@ export function dialectStatements<T extends object>(implementations: DialectImpl
   };
 }
 
-/** A database and every transaction handle on it share one connection, and so one set of statements. */
-function connectionKeyOf(db: Queryable): object {
-  if ("$client" in db) return db.$client;
-  return (db as unknown as { session?: { client?: object } }).session?.client ?? db;
-}
-
 /**
  * A list parameter: `inListSql("t.id")` is the SQL of "column is one of the list", bound with
  * `listParam(values)`, one statement for any number of values (SQLite: `IN (SELECT value FROM
- * json_each(?))`; PostgreSQL will bind an array to `= ANY(?)`).
+ * json_each(+?))`, the `+` as every comparison parameter gets (src/db/database.ts); PostgreSQL will
+ * bind an array to `= ANY(?)`).
  */
 export const inListSql = (column: string, dialect: Dialect = "sqlite"): string =>
-  dialect === "postgres" ? `${column} = ANY(?)` : `${column} IN (SELECT value FROM json_each(?))`;
+  dialect === "postgres" ? `${column} = ANY(?)` : `${column} IN (SELECT value FROM json_each(+?))`;
 
-export const listParam = (values: readonly string[], dialect: Dialect = "sqlite"): string | readonly string[] =>
-  dialect === "postgres" ? values : JSON.stringify(values);
+export function listParam(values: readonly string[], dialect?: "sqlite"): string;
+export function listParam(values: readonly string[], dialect: Dialect): string | readonly string[];
+export function listParam(values: readonly string[], dialect: Dialect = "sqlite"): string | readonly string[] {
+  return dialect === "postgres" ? values : JSON.stringify(values);
+}

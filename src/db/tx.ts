@@ -342,6 +342,11 @@ export function afterCommit(tx: Tx, callback: () => void): void {
   frame.afterCommit.push(callback);
 }
 
+/** Throws when `db` is the handle of a change that has ended (see handlePrototypeOf). */
+export function assertOpen(db: Queryable): void {
+  if ((db as FramedTx)[FRAME]?.pending === false) throw stillPendingError();
+}
+
 /** The database a transaction handle belongs to (a database is its own). */
 export function dbOf(tx: Queryable): Db {
   const frame = (tx as FramedTx)[FRAME];

@@ -25,8 +25,6 @@ const FACTS = `t.id, t.name, t.name_key AS nameKey, t.color, t.group_id AS group
 const REF = "rt.record_id AS recordId, t.id, t.name, t.color, t.group_id AS groupId";
 /** The label list order (labelsOf): group position, group, position, name. */
 const LIST_ORDER = "ORDER BY g.position, g.id, t.position, t.name_key";
-/** "column is one of the list" as these statements always read it: `json_each(+?)` (the same text, so the same plans). */
-const inList = (column: string): string => inListSql(column).replace("json_each(?)", "json_each(+?)");
 
 const statements = preparedFor((sqlite) => ({
   refsOfOne: sqlite.query<TagRefRow, [string, string]>(
@@ -35,7 +33,7 @@ const statements = preparedFor((sqlite) => ({
   ),
   refsOfMany: sqlite.query<TagRefRow, [string, string]>(
     `SELECT ${REF} FROM record_tags rt JOIN tags t ON t.id = rt.tag_id LEFT JOIN tag_groups g ON g.id = t.group_id
-     WHERE rt.kind = +? AND ${inList("rt.record_id")} ${LIST_ORDER}`,
+     WHERE rt.kind = +? AND ${inListSql("rt.record_id")} ${LIST_ORDER}`,
   ),
   current: sqlite.query<RawFacts, [string, string]>(
     `SELECT ${FACTS} FROM record_tags rt JOIN tags t ON t.id = rt.tag_id LEFT JOIN tag_groups g ON g.id = t.group_id
@@ -43,7 +41,7 @@ const statements = preparedFor((sqlite) => ({
   ),
   byKeys: sqlite.query<RawFacts, [string, string]>(
     `SELECT ${FACTS} FROM tags t LEFT JOIN tag_groups g ON g.id = t.group_id
-     WHERE t.workspace_id = +? AND ${inList("t.name_key")}`,
+     WHERE t.workspace_id = +? AND ${inListSql("t.name_key")}`,
   ),
   count: sqlite.query<{ n: number }, [string]>("SELECT count(*) AS n FROM tags WHERE workspace_id = +?"),
   attach: sqlite.query<unknown, [string, string, string, string, string]>(

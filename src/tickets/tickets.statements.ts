@@ -32,11 +32,6 @@ const ticketOf = (raw: RawTicket): TicketRow => ({
   sla: raw.sla === null ? null : (JSON.parse(raw.sla) as TicketRow["sla"]),
 });
 
-/** "column is one of the list" as these statements always read it: `json_each(+?)` (the same text, so the same plans). */
-const inList = (column: string): string => inListSql(column).replace("json_each(?)", "json_each(+?)");
-/** SQLite binds a list as one JSON text (`NOT IN (… json_each(+?))` too, which `inListSql` has no form of yet). */
-const list = (values: readonly string[]): string => listParam(values) as string;
-
 const statements = preparedFor((sqlite) => ({
   insertTicket: sqlite.query<unknown, Array<string | number | null>>(
     `INSERT INTO tickets (id, workspace_id, number, subject, status, priority, severity, channel, mailbox_id, contact_id, assignee_id, team_id,
@@ -65,7 +60,7 @@ const statements = preparedFor((sqlite) => ({
     "INSERT INTO activities (id, workspace_id, ticket_id, type, data, actor_type, actor_user_id, actor_automation, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
   ),
   undeletedAmong: sqlite.query<{ id: string }, [string, string]>(
-    `SELECT id FROM tickets WHERE workspace_id = +? AND ${inList("id")} AND deleted_at IS NULL`,
+    `SELECT id FROM tickets WHERE workspace_id = +? AND ${inListSql("id")} AND deleted_at IS NULL`,
   ),
   byNumber: sqlite.query<{ id: string; contactId: string | null }, [string, number]>(
     "SELECT id, contact_id AS contactId FROM tickets WHERE workspace_id = +? AND number = +? AND deleted_at IS NULL",
@@ -167,7 +162,7 @@ export async function visibleTicketRow(
   hiddenTeamIds: string[],
 ): Promise<TicketRow | undefined> {
   const s = statements(db);
-  const hidden = list(hiddenTeamIds);
+  const hidden = listParam(hiddenTeamIds);
   const raw =
     "id" in ref
       ? s.visibleById.get(workspaceId, ref.id, hidden)
@@ -195,7 +190,7 @@ export const undeletedTicketIds = async (db: Queryable, workspaceId: string, ids
   new Set(
     ids.length
       ? statements(db)
-          .undeletedAmong.all(workspaceId, list(ids))
+          .undeletedAmong.all(workspaceId, listParam(ids))
           .map((r) => r.id)
       : [],
   );
