@@ -1,3 +1,4 @@
+import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Queryable } from "./database";
 import { assertOpen, dbOf } from "./tx";
 
@@ -50,3 +51,29 @@ export function listParam(values: readonly string[], dialect: Dialect): string |
 export function listParam(values: readonly string[], dialect: Dialect = "sqlite"): string | readonly string[] {
   return dialect === "postgres" ? values : JSON.stringify(values);
 }
+
+/**
+ * Building blocks of queries composed in a feature (drizzle `sql` fragments) whose text differs by
+ * engine. A feature's own differing SQL goes in its `*.statements.ts`; these few are shared because
+ * every area writes them.
+ */
+export type SqlParts = {
+  /** ASCII case-insensitive `LIKE` with `\` escaping, as SQLite's `LIKE` is (PostgreSQL: `ILIKE`). */
+  likeInsensitive(column: SQLWrapper, pattern: string): SQL;
+  /** One top-level key of a JSON column, as text (SQLite: `json_extract(c, '$.key')`; PostgreSQL: `c ->> 'key'`). */
+  jsonText(column: SQLWrapper, key: string): SQL;
+};
+
+const JSON_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const checkedKey = (key: string): string => {
+  // The key is written into the SQL text (a path literal): only plain identifiers, never caller text.
+  if (!JSON_KEY.test(key)) throw new Error(`not a JSON key: ${JSON.stringify(key)}`);
+  return key;
+};
+
+export const sqlParts = dialectStatements<SqlParts>({
+  sqlite: () => ({
+    likeInsensitive: (column, pattern) => sql`${column} LIKE ${pattern} ESCAPE '\\'`,
+    jsonText: (column, key) => sql`json_extract(${column}, ${sql.raw(`'$.${checkedKey(key)}'`)})`,
+  }),
+});
