@@ -1,34 +1,8 @@
-import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { json, workspaceId } from "../db/columns";
+import { sqliteTable } from "../db/schema-kit";
+import { assignmentPointersTable, assignmentSettingsTable } from "./assignment.definition";
 
-export const ASSIGN_MODES = ["none", "round_robin", "load_balanced"] as const;
-export type AssignMode = (typeof ASSIGN_MODES)[number];
-export type AssignmentRule = { target_type: "mailbox" | "team"; target_id: string; mode: AssignMode };
+export { ASSIGN_MODES, type AssignmentRule, type AssignMode } from "./assignment.definition";
 
-/**
- * A workspace's assignment rules and auto-away; the workspace mode itself is `settings.auto_assign`
- * (one source, so PATCH /v1/workspace and PATCH /v1/assignment agree). No row = no rules, auto-away off.
- */
-export const assignmentSettings = sqliteTable("assignment_settings", {
-  workspaceId: workspaceId().primaryKey(),
-  rules: json<AssignmentRule[]>("rules").notNull(),
-  autoAwayMinutes: integer("auto_away_minutes").notNull().default(0),
-  /** The auto-away cutoff the presence job has announced up to (member.updated for those it passed). */
-  awayAnnouncedUntil: text("away_announced_until"),
-  updatedAt: text("updated_at").notNull(),
-});
-
-/**
- * Round robin's place per scope (`workspace`, `mailbox:<id>`, `team:<id>`): the member assigned
- * last. Stored, so the turn order survives restarts and is shared by every process.
- */
-export const assignmentPointers = sqliteTable(
-  "assignment_pointers",
-  {
-    workspaceId: workspaceId(),
-    scope: text("scope").notNull(),
-    lastUserId: text("last_user_id").notNull(),
-    updatedAt: text("updated_at").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.scope] })],
-);
+/** The SQLite builds of assignment.definition.ts: what every query, type and migration uses. */
+export const assignmentSettings = sqliteTable("assignment_settings", assignmentSettingsTable);
+export const assignmentPointers = sqliteTable("assignment_pointers", assignmentPointersTable);

@@ -1,73 +1,9 @@
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, flag, id, json, updatedAt, workspaceId } from "../db/columns";
-import type { AutomationAction, AutomationCondition, AutomationTrigger, MatchedCondition } from "./automations.schemas";
+import { sqliteTable } from "../db/schema-kit";
+import { automationRunsTable, automationsTable, automationTimeMarksTable } from "./automations.definition";
 
-export const automations = sqliteTable(
-  "automations",
-  {
-    id: id(),
-    workspaceId: workspaceId(),
-    name: text("name").notNull(),
-    trigger: text("trigger").$type<AutomationTrigger>().notNull(),
-    conditions: json<AutomationCondition[]>("conditions").notNull().default([]),
-    actions: json<AutomationAction[]>("actions").notNull().default([]),
-    enabled: flag("enabled"),
-    /** The admin's explicit consent that an ai_decide condition may trigger send_reply (mail to the customer). */
-    allowCustomerReplyOnAiDecision: flag("allow_customer_reply_on_ai_decision"),
-    position: integer("position").notNull().default(0),
-    runCount: integer("run_count").notNull().default(0),
-    lastRunAt: text("last_run_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [index("automations_workspace_trigger_idx").on(t.workspaceId, t.trigger, t.position)],
-);
+export type { AutomationRunNote } from "./automations.definition";
 
-/**
- * One row per automation that acted on (or was stopped at) one stored event: the record that a run
- * happened, read back so a re-drained event never runs twice, and what each action did.
- */
-export const automationRuns = sqliteTable(
-  "automation_runs",
-  {
-    id: id(),
-    workspaceId: workspaceId(),
-    automationId: text("automation_id").notNull(),
-    eventId: text("event_id").notNull(),
-    ticketId: text("ticket_id").notNull(),
-    /** `applied` (its actions ran) or `stopped` (the chain of automations was too deep). */
-    outcome: text("outcome", { enum: ["applied", "stopped"] }).notNull(),
-    depth: integer("depth").notNull(),
-    /** Per action: `{ type, result: applied | skipped | noop, reason? }`. */
-    notes: json<AutomationRunNote[]>("notes").notNull().default([]),
-    /** Time runs only: each condition with the ticket's value when the rule acted. */
-    matched: json<MatchedCondition[]>("matched").notNull().default([]),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    uniqueIndex("automation_runs_once_idx").on(t.automationId, t.eventId),
-    index("automation_runs_automation_idx").on(t.automationId, t.createdAt),
-    index("automation_runs_created_idx").on(t.createdAt),
-  ],
-);
-
-export type AutomationRunNote = { type: string; result: "applied" | "skipped" | "noop"; reason?: string };
-
-/**
- * A time rule acted on a ticket: it does not act on it again until the ticket changes in a way this
- * rule did not cause. The automations consumer deletes the mark on such a change (an event later
- * than `acted_at` whose chain of automations does not include this rule).
- */
-export const automationTimeMarks = sqliteTable(
-  "automation_time_marks",
-  {
-    automationId: text("automation_id").notNull(),
-    ticketId: text("ticket_id").notNull(),
-    workspaceId: workspaceId(),
-    actedAt: text("acted_at").notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.automationId, t.ticketId] }),
-    index("automation_time_marks_ticket_idx").on(t.ticketId),
-  ],
-);
+/** The SQLite builds of automations.definition.ts: what every query, type and migration uses. */
+export const automations = sqliteTable("automations", automationsTable);
+export const automationRuns = sqliteTable("automation_runs", automationRunsTable);
+export const automationTimeMarks = sqliteTable("automation_time_marks", automationTimeMarksTable);

@@ -1,14 +1,24 @@
 /**
- * Schema from one definition (spike, issue "Past one machine", scope 3): a table is declared once
+ * Schema from one definition (issue "Past one machine", scope 3): a table is declared once
  * with the kit's dialect-neutral columns and built as drizzle's `sqliteTable` or `pgTable`.
  * The SQLite build is what `*.table.ts` exports, so queries, types and migrations stay as they were;
  * the PostgreSQL build exists for the next step. Timestamps stay ISO text on both, so answers are
  * byte-identical; flags are 0/1 integers on SQLite and booleans on PostgreSQL; JSON is text on
  * SQLite and jsonb on PostgreSQL; real is double precision on PostgreSQL; blobs are bytea.
+ * Where the SQL itself differs (a generated column's expression, an index on an expression), the
+ * definition gives both texts with `perDialect({ sqlite, pg })` and each build takes its own.
  */
 import { type Column, is, SQL } from "drizzle-orm";
-import type { $Type, ColumnBuilderBase, HasDefault, IsPrimaryKey, NotNull } from "drizzle-orm/column-builder";
+import type {
+  $Type,
+  ColumnBuilderBase,
+  HasDefault,
+  HasGenerated,
+  IsPrimaryKey,
+  NotNull,
+} from "drizzle-orm/column-builder";
 import {
+  type PgBigInt53BuilderInitial,
   type PgBooleanBuilderInitial,
   type PgColumnBuilderBase,
   type PgCustomColumnBuilder,
@@ -18,6 +28,7 @@ import {
   type PgTableWithColumns,
   type PgTextBuilderInitial,
   type ReferenceConfig as PgReferenceConfig,
+  bigint as pgBigint,
   boolean as pgBoolean,
   customType as pgCustomType,
   doublePrecision as pgDouble,
@@ -52,25 +63,50 @@ import {
   uniqueIndex as sqliteUniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import type { BuildColumns } from "drizzle-orm/column-builder";
+import type { Writable } from "drizzle-orm/utils";
 
-type Kind = "text" | "integer" | "boolean" | "json" | "real" | "blob";
+type Kind = "text" | "integer" | "bigint" | "boolean" | "json" | "real" | "blob";
 type Enum = [string, ...string[]];
 /** No `$type<T>()` given: the column keeps its dialect's data type. */
 type Untyped = { readonly untyped: unique symbol };
 type OnDelete = NonNullable<PgReferenceConfig["actions"]["onDelete"]>;
+
+/**
+ * SQL whose text differs between the dialects, given once for each: `perDialect({ sqlite: sql`…`,
+ * pg: sql`…` })`. Accepted wherever the kit takes SQL (generated columns, index parts, a partial
+ * index's WHERE); each build uses its own text, so the SQLite schema stays exactly as written.
+ */
+export class DialectSql {
+  constructor(
+    readonly sqlite: SQL,
+    readonly pg: SQL,
+  ) {}
+}
+export const perDialect = (texts: { sqlite: SQL; pg: SQL }) => new DialectSql(texts.sqlite, texts.pg);
+type KitSql = SQL | DialectSql;
+const sqlFor = (part: KitSql, dialect: "sqlite" | "pg"): SQL => (part instanceof DialectSql ? part[dialect] : part);
+
+/**
+ * What `references` needs of the target: its name and its two builds. Not `KitTable<string, …>`:
+ * a concrete table's builds are not assignable to the widened build types, so that bound refused
+ * every real target.
+ */
+type RefTable = { readonly name: string; readonly columns: object; readonly sqlite: object; readonly pg: object };
 
 type ColState = {
   notNull: boolean;
   hasDefault: boolean;
   defaultValue?: unknown;
   primaryKey: boolean;
-  enumValues?: Enum;
-  references?: { target: () => readonly [KitTable<string, KitColumns>, string]; onDelete?: OnDelete };
+  enumValues?: Readonly<Enum>;
+  references?: { target: () => readonly [RefTable, string]; onDelete?: OnDelete };
+  /** SQLite keeps its mode; PostgreSQL (15+) has stored generated columns only. */
+  generated?: { as: KitSql; mode: "virtual" | "stored" };
 };
 
 /**
  * One dialect-neutral column. Its type parameters mirror what drizzle's builders record
- * (name, enum, not-null, default, primary key, `$type`), so both builds infer what the
+ * (name, enum, not-null, default, primary key, `$type`, generated), so both builds infer what the
  * hand-written `sqliteTable` inferred.
  */
 export class KitColumn<
@@ -81,8 +117,18 @@ export class KitColumn<
   NN extends boolean = boolean,
   HD extends boolean = boolean,
   PK extends boolean = boolean,
+  G extends boolean = boolean,
 > {
-  declare readonly _types: { kind: K; name: N; enum: E; type: T; notNull: NN; hasDefault: HD; primaryKey: PK };
+  declare readonly _types: {
+    kind: K;
+    name: N;
+    enum: E;
+    type: T;
+    notNull: NN;
+    hasDefault: HD;
+    primaryKey: PK;
+    generated: G;
+  };
   constructor(
     readonly kind: K,
     readonly name: N,
@@ -92,20 +138,28 @@ export class KitColumn<
     // The patched copy differs from `this` only in its type flags, which the caller's return type states.
     return new KitColumn(this.kind, this.name, { ...this.state, ...patch }) as R;
   }
-  notNull(): KitColumn<K, N, E, T, true, HD, PK> {
+  notNull(): KitColumn<K, N, E, T, true, HD, PK, G> {
     return this.with({ notNull: true });
   }
-  default(value: Data<this> | SQL): KitColumn<K, N, E, T, NN, true, PK> {
+  default(value: Data<this> | SQL): KitColumn<K, N, E, T, NN, true, PK, G> {
     return this.with({ hasDefault: true, defaultValue: value });
   }
-  primaryKey(): KitColumn<K, N, E, T, true, HD, true> {
+  primaryKey(): KitColumn<K, N, E, T, true, HD, true, G> {
     return this.with({ primaryKey: true, notNull: true });
   }
-  $type<U>(): KitColumn<K, N, E, U, NN, HD, PK> {
+  $type<U>(): KitColumn<K, N, E, U, NN, HD, PK, G> {
     return this.with({});
   }
+  /**
+   * `GENERATED ALWAYS AS (…)`: `mode` is SQLite's (virtual or stored, as the table had it); the
+   * PostgreSQL build is always stored, the only kind PostgreSQL 15 has. Its SQL must be immutable
+   * there (no now(), no locale), which `CASE` on the row's own columns and `->>` on jsonb are.
+   */
+  generatedAlwaysAs(as: KitSql, options: { mode: "virtual" | "stored" }): KitColumn<K, N, E, T, NN, HD, PK, true> {
+    return this.with({ generated: { as, mode: options.mode } });
+  }
   /** `references(() => [users, "id"], { onDelete: "cascade" })`: resolved in the same dialect's build. */
-  references<R extends KitTable<string, KitColumns>>(
+  references<R extends RefTable>(
     target: () => readonly [R, keyof R["columns"] & string],
     actions?: { onDelete?: OnDelete },
   ): this {
@@ -113,13 +167,13 @@ export class KitColumn<
   }
 }
 
-type AnyKitColumn = KitColumn<Kind, string, Enum, unknown, boolean, boolean, boolean>;
+type AnyKitColumn = KitColumn<Kind, string, Enum, unknown, boolean, boolean, boolean, boolean>;
 type KitColumns = Record<string, AnyKitColumn>;
 type Flags<C extends AnyKitColumn> = C["_types"];
 type Data<C extends AnyKitColumn> = Flags<C>["type"] extends Untyped
   ? Flags<C>["kind"] extends "text"
     ? Flags<C>["enum"][number]
-    : Flags<C>["kind"] extends "integer" | "real"
+    : Flags<C>["kind"] extends "integer" | "bigint" | "real"
       ? number
       : Flags<C>["kind"] extends "boolean"
         ? boolean
@@ -128,18 +182,19 @@ type Data<C extends AnyKitColumn> = Flags<C>["type"] extends Untyped
           : unknown
   : Flags<C>["type"];
 
-type Apply<B extends ColumnBuilderBase, F extends Flags<AnyKitColumn>> = Typed<
-  Pk<Def<Nn<B, F["notNull"]>, F["hasDefault"]>, F["primaryKey"]>,
-  F["type"]
+type Apply<B extends ColumnBuilderBase, F extends Flags<AnyKitColumn>> = Gen<
+  Typed<Pk<Def<Nn<B, F["notNull"]>, F["hasDefault"]>, F["primaryKey"]>, F["type"]>,
+  F["generated"]
 >;
 type Nn<B extends ColumnBuilderBase, X> = X extends true ? NotNull<B> : B;
 type Def<B extends ColumnBuilderBase, X> = X extends true ? HasDefault<B> : B;
 type Pk<B extends ColumnBuilderBase, X> = X extends true ? IsPrimaryKey<NotNull<B>> : B;
 type Typed<B extends ColumnBuilderBase, T> = T extends Untyped ? B : $Type<B, T>;
+type Gen<B extends ColumnBuilderBase, X> = X extends true ? HasGenerated<B, { type: "always" }> : B;
 
 type SqliteBase<F extends Flags<AnyKitColumn>> = F["kind"] extends "text"
   ? SQLiteTextBuilderInitial<F["name"], F["enum"], number | undefined>
-  : F["kind"] extends "integer"
+  : F["kind"] extends "integer" | "bigint"
     ? SQLiteIntegerBuilderInitial<F["name"]>
     : F["kind"] extends "boolean"
       ? SQLiteBooleanBuilderInitial<F["name"]>
@@ -153,13 +208,15 @@ type PgBase<F extends Flags<AnyKitColumn>> = F["kind"] extends "text"
   ? PgTextBuilderInitial<F["name"], F["enum"]>
   : F["kind"] extends "integer"
     ? PgIntegerBuilderInitial<F["name"]>
-    : F["kind"] extends "boolean"
-      ? PgBooleanBuilderInitial<F["name"]>
-      : F["kind"] extends "json"
-        ? PgJsonbBuilderInitial<F["name"]>
-        : F["kind"] extends "real"
-          ? PgDoublePrecisionBuilderInitial<F["name"]>
-          : PgCustomColumnBuilder<ConvertCustomConfig<F["name"], ByteaConfig>>;
+    : F["kind"] extends "bigint"
+      ? PgBigInt53BuilderInitial<F["name"]>
+      : F["kind"] extends "boolean"
+        ? PgBooleanBuilderInitial<F["name"]>
+        : F["kind"] extends "json"
+          ? PgJsonbBuilderInitial<F["name"]>
+          : F["kind"] extends "real"
+            ? PgDoublePrecisionBuilderInitial<F["name"]>
+            : PgCustomColumnBuilder<ConvertCustomConfig<F["name"], ByteaConfig>>;
 
 /** The builders `sqliteTable` / `pgTable` would have been given by hand for these kit columns. */
 export type SqliteBuilders<C extends KitColumns> = { [K in keyof C]: Apply<SqliteBase<Flags<C[K]>>, Flags<C[K]>> };
@@ -178,16 +235,23 @@ export type PgBuild<N extends string, C extends KitColumns> = PgTableWithColumns
 }>;
 
 // Column constructors. `mode` and SQL types per dialect are decided at build time, never here.
-const col = <K extends Kind, N extends string, E extends Enum = Enum>(kind: K, name: N, enumValues?: E) =>
-  new KitColumn<K, N, E, Untyped, false, false, false>(kind, name, {
+const col = <K extends Kind, N extends string, E extends Enum = Enum>(kind: K, name: N, enumValues?: Readonly<Enum>) =>
+  new KitColumn<K, N, E, Untyped, false, false, false, false>(kind, name, {
     notNull: false,
     hasDefault: false,
     primaryKey: false,
     enumValues,
   });
-export const text = <N extends string, const E extends Enum = Enum>(name: N, options?: { enum: E }) =>
-  col("text", name, options?.enum);
+/** `enum` takes a literal list or an `as const` one, as drizzle's `text` does. */
+export const text = <N extends string, const E extends Readonly<Enum> = Enum>(name: N, options?: { enum: E }) =>
+  col<"text", N, Writable<E>>("text", name, options?.enum);
+/** integer on both: 32 bits on PostgreSQL (SQLite's are 64), so counts, positions and minutes, not sizes or sums. */
 export const integer = <N extends string>(name: N) => col("integer", name);
+/**
+ * integer on SQLite, bigint (read as a number) on PostgreSQL: values that may pass 2^31 (byte sizes,
+ * money in micro-units), which PostgreSQL's integer would refuse.
+ */
+export const bigint = <N extends string>(name: N) => col("bigint", name);
 /** 0/1 integer on SQLite (`mode: "boolean"`), boolean on PostgreSQL. */
 export const boolean = <N extends string>(name: N) => col("boolean", name);
 /** Text on SQLite (`mode: "json"`), jsonb on PostgreSQL. */
@@ -207,13 +271,13 @@ export const updatedAt = () => text("updated_at").notNull();
 export const flag = <N extends string>(name: N) => boolean(name).notNull().default(false);
 
 // Extras: indexes, unique indexes (optionally partial) and composite primary keys.
-type IndexPart = Column | SQL;
+type IndexPart = Column | KitSql;
 type KitExtra =
-  | { kind: "index"; unique: boolean; name: string; on: IndexPart[]; where?: SQL }
+  | { kind: "index"; unique: boolean; name: string; on: IndexPart[]; where?: KitSql }
   | { kind: "primaryKey"; columns: Column[] };
 class KitIndex {
   constructor(readonly extra: Extract<KitExtra, { kind: "index" }>) {}
-  where(condition: SQL): KitIndex {
+  where(condition: KitSql): KitIndex {
     return new KitIndex({ ...this.extra, where: condition });
   }
 }
@@ -221,7 +285,7 @@ const indexOn = (unique: boolean, name: string) => ({
   on: (...on: [IndexPart, ...IndexPart[]]) => new KitIndex({ kind: "index", unique, name, on }),
 });
 export const index = (name: string) => indexOn(false, name);
-/** @public for the tables still to convert (optionally partial: `.where(sql`…`)`) */
+/** Optionally partial: `.where(sql`…`)`, portable SQL, or `perDialect` where it cannot be. */
 export const uniqueIndex = (name: string) => indexOn(true, name);
 export const primaryKey = (...columns: [Column, ...Column[]]) => ({ kind: "primaryKey", columns }) as const;
 type Extras<C extends KitColumns> = (t: { [K in keyof C]: Column }) => Array<KitIndex | ReturnType<typeof primaryKey>>;
@@ -255,6 +319,7 @@ type Modifiers<Col> = {
   default(value: unknown): unknown;
   primaryKey(): unknown;
   references(ref: () => Col, actions?: { onDelete?: OnDelete }): unknown;
+  generatedAlwaysAs(as: SQL, config?: { mode?: "virtual" | "stored" }): unknown;
 };
 
 function sqliteColumn(c: AnyKitColumn): SQLiteColumnBuilderBase {
@@ -262,7 +327,7 @@ function sqliteColumn(c: AnyKitColumn): SQLiteColumnBuilderBase {
   const base =
     c.kind === "text"
       ? sqliteText(c.name, s.enumValues ? { enum: s.enumValues } : {})
-      : c.kind === "integer"
+      : c.kind === "integer" || c.kind === "bigint"
         ? sqliteInteger(c.name)
         : c.kind === "boolean"
           ? sqliteInteger(c.name, { mode: "boolean" })
@@ -280,10 +345,11 @@ function sqliteColumn(c: AnyKitColumn): SQLiteColumnBuilderBase {
   if (ref) {
     const target = () => {
       const [table, key] = ref.target();
-      return need(table.sqlite[key], isSqliteColumn, `${table.name}.${key} is not a column`);
+      return need(Reflect.get(table.sqlite, key), isSqliteColumn, `${table.name}.${key} is not a column`);
     };
     b.references(target, ref.onDelete ? { onDelete: ref.onDelete } : undefined);
   }
+  if (s.generated) b.generatedAlwaysAs(sqlFor(s.generated.as, "sqlite"), { mode: s.generated.mode });
   return base;
 }
 
@@ -294,13 +360,15 @@ function pgColumn(c: AnyKitColumn): PgColumnBuilderBase {
       ? pgText(c.name, s.enumValues ? { enum: s.enumValues } : {})
       : c.kind === "integer"
         ? pgInteger(c.name)
-        : c.kind === "boolean"
-          ? pgBoolean(c.name)
-          : c.kind === "json"
-            ? pgJsonb(c.name)
-            : c.kind === "real"
-              ? pgDouble(c.name)
-              : bytea(c.name);
+        : c.kind === "bigint"
+          ? pgBigint(c.name, { mode: "number" })
+          : c.kind === "boolean"
+            ? pgBoolean(c.name)
+            : c.kind === "json"
+              ? pgJsonb(c.name)
+              : c.kind === "real"
+                ? pgDouble(c.name)
+                : bytea(c.name);
   const b: Modifiers<PgColumn> = base;
   if (s.notNull && !s.primaryKey) b.notNull();
   if (s.hasDefault) b.default(s.defaultValue);
@@ -309,10 +377,11 @@ function pgColumn(c: AnyKitColumn): PgColumnBuilderBase {
   if (ref) {
     const target = () => {
       const [table, key] = ref.target();
-      return need(table.pg[key], isPgColumn, `${table.name}.${key} is not a column`);
+      return need(Reflect.get(table.pg, key), isPgColumn, `${table.name}.${key} is not a column`);
     };
     b.references(target, ref.onDelete ? { onDelete: ref.onDelete } : undefined);
   }
+  if (s.generated) b.generatedAlwaysAs(sqlFor(s.generated.as, "pg"));
   return base;
 }
 
@@ -344,9 +413,10 @@ export function table<N extends string, C extends KitColumns>(name: N, columns: 
             const [head, ...rest] = e.columns.map((c) => need(c, isSqliteColumn, "primary key part"));
             return sqlitePrimaryKey({ columns: [head, ...rest] });
           }
-          const [head, ...rest] = e.on.map((p) => need(p, isSqlitePart, `${e.name}: not a column or SQL`));
+          const parts = e.on.map((p) => (p instanceof DialectSql ? p.sqlite : p));
+          const [head, ...rest] = parts.map((p) => need(p, isSqlitePart, `${e.name}: not a column or SQL`));
           const built = (e.unique ? sqliteUniqueIndex : sqliteIndex)(e.name).on(head, ...rest);
-          return e.where ? built.where(e.where) : built;
+          return e.where ? built.where(sqlFor(e.where, "sqlite")) : built;
         }),
       );
       return sqliteBuilt;
@@ -361,9 +431,10 @@ export function table<N extends string, C extends KitColumns>(name: N, columns: 
             const [head, ...rest] = e.columns.map((c) => need(c, isPgColumn, "primary key part"));
             return pgPrimaryKey({ columns: [head, ...rest] });
           }
-          const [head, ...rest] = e.on.map((p) => need(p, isPgPart, `${e.name}: not a column or SQL`));
+          const parts = e.on.map((p) => (p instanceof DialectSql ? p.pg : p));
+          const [head, ...rest] = parts.map((p) => need(p, isPgPart, `${e.name}: not a column or SQL`));
           const built = (e.unique ? pgUniqueIndex : pgIndex)(e.name).on(head, ...rest);
-          return e.where ? built.where(e.where) : built;
+          return e.where ? built.where(sqlFor(e.where, "pg")) : built;
         }),
       );
       return pgBuilt;

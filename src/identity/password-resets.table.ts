@@ -1,25 +1,5 @@
-import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { users } from "./identity.table";
-import { createdAt, id, timestamp } from "../db/columns";
+import { sqliteTable } from "../db/schema-kit";
+import { passwordResetsTable } from "./password-resets.definition";
 
-/**
- * A password reset link. Only the token's SHA-256 is kept (the link is the secret); it works once
- * and until `expires_at`. Completing any reset, or changing the password, marks every open one used.
- */
-export const passwordResets = sqliteTable(
-  "password_resets",
-  {
-    id: id(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    tokenHash: text("token_hash").notNull(),
-    /** "email" (the forgot-password form) or "operator" (`desk user reset-password`). */
-    requestedBy: text("requested_by", { enum: ["email", "operator"] }).notNull(),
-    requestedIp: text("requested_ip"),
-    expiresAt: text("expires_at").notNull(),
-    usedAt: timestamp("used_at"),
-    createdAt: createdAt(),
-  },
-  (t) => [uniqueIndex("password_resets_token_unique").on(t.tokenHash), index("password_resets_user_idx").on(t.userId)],
-);
+/** The SQLite build of password-resets.definition.ts: what every query, type and migration uses. */
+export const passwordResets = sqliteTable("password_resets", passwordResetsTable);

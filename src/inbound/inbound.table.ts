@@ -1,17 +1,5 @@
-import { primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { createdAt, workspaceId } from "../db/columns";
+import { sqliteTable } from "../db/schema-kit";
+import { inboundReceiptsTable } from "./inbound.definition";
 
-/** One row per mail ingested into a mailbox: the Message-ID, or a hash of the raw bytes without one. */
-export const inboundReceipts = sqliteTable(
-  "inbound_receipts",
-  {
-    mailboxId: text("mailbox_id").notNull(),
-    dedupeKey: text("dedupe_key").notNull(),
-    workspaceId: workspaceId(),
-    outcome: text("outcome").notNull(),
-    ticketId: text("ticket_id"),
-    deskMessageId: text("desk_message_id"),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.mailboxId, t.dedupeKey] })],
-);
+/** The SQLite build of inbound.definition.ts: what every query, type and migration uses. */
+export const inboundReceipts = sqliteTable("inbound_receipts", inboundReceiptsTable);

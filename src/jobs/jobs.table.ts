@@ -1,35 +1,5 @@
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { json } from "../db/columns";
+import { sqliteTable } from "../db/schema-kit";
+import { jobsTable } from "./jobs.definition";
 
-export const jobs = sqliteTable(
-  "jobs",
-  {
-    id: text("id").primaryKey(),
-    kind: text("kind").notNull(),
-    workspaceId: text("workspace_id"),
-    payload: json<unknown>("payload").notNull(),
-    state: text("state", { enum: ["queued", "running", "done", "failed"] }).notNull(),
-    runAt: text("run_at").notNull(),
-    attempts: integer("attempts").notNull().default(0),
-    maxAttempts: integer("max_attempts").notNull(),
-    leaseUntil: text("lease_until"),
-    /** The runner (one per start) holding the lease; a fresh start of its node requeues what it left. */
-    leaseOwner: text("lease_owner"),
-    /** DESK_NODE_NAME (else the hostname) of that runner's process. */
-    leaseNode: text("lease_node"),
-    /** New per claim: an outcome or renewal of an older claim of this row matches nothing (fencing). */
-    leaseToken: text("lease_token"),
-    /** At most one queued or running job per unique key (recurring jobs, per-mailbox pollers). */
-    uniqueKey: text("unique_key"),
-    lastError: text("last_error"),
-    createdAt: text("created_at").notNull(),
-    updatedAt: text("updated_at").notNull(),
-  },
-  (t) => [
-    index("jobs_due_idx").on(t.state, t.runAt),
-    // The runner claims per kind: without this, every kind's claim scans the whole due backlog.
-    index("jobs_kind_due_idx").on(t.state, t.kind, t.runAt),
-    uniqueIndex("jobs_unique_key_active").on(t.uniqueKey).where(sql`state in ('queued','running')`),
-  ],
-);
-import { sql } from "drizzle-orm";
+/** The SQLite builds of jobs.definition.ts: what every query, type and migration uses. */
+export const jobs = sqliteTable("jobs", jobsTable);

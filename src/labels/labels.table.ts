@@ -1,55 +1,9 @@
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, flag, id, json, updatedAt, workspaceId } from "../db/columns";
+import { sqliteTable } from "../db/schema-kit";
+import { recordTagsTable, tagGroupsTable, tagsTable } from "./labels.definition";
 
-export const LABEL_KINDS = ["tickets", "contacts", "companies"] as const;
+export { LABEL_KINDS } from "./labels.definition";
 
-export const tagGroups = sqliteTable(
-  "tag_groups",
-  {
-    id: id(),
-    workspaceId: workspaceId(),
-    name: text("name").notNull(),
-    color: text("color"),
-    exclusive: flag("exclusive"),
-    position: integer("position").notNull().default(0),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [index("tag_groups_workspace_idx").on(t.workspaceId, t.position)],
-);
-
-export const tags = sqliteTable(
-  "tags",
-  {
-    id: id(),
-    workspaceId: workspaceId(),
-    name: text("name").notNull(),
-    /** The name lowercased (Unicode-aware, in JS): uniqueness and lookups ignore case. */
-    nameKey: text("name_key").notNull(),
-    color: text("color").notNull(),
-    description: text("description").notNull().default(""),
-    groupId: text("group_id"),
-    position: integer("position").notNull().default(0),
-    archived: flag("archived"),
-    appliesTo: json<Array<(typeof LABEL_KINDS)[number]>>("applies_to").notNull(),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    uniqueIndex("tags_workspace_name_unique").on(t.workspaceId, t.nameKey),
-    index("tags_group_idx").on(t.groupId),
-  ],
-);
-
-/** Which label is on which record; `kind` says which table `record_id` points into. */
-export const recordTags = sqliteTable(
-  "record_tags",
-  {
-    workspaceId: workspaceId(),
-    kind: text("kind", { enum: LABEL_KINDS }).notNull(),
-    recordId: text("record_id").notNull(),
-    tagId: text("tag_id").notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.kind, t.recordId, t.tagId] }), index("record_tags_tag_idx").on(t.tagId, t.kind)],
-);
+/** The SQLite builds of labels.definition.ts: what every query, type and migration uses. */
+export const tagGroups = sqliteTable("tag_groups", tagGroupsTable);
+export const tags = sqliteTable("tags", tagsTable);
+export const recordTags = sqliteTable("record_tags", recordTagsTable);

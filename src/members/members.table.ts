@@ -1,28 +1,5 @@
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { createdAt, timestamp } from "../db/columns";
+import { sqliteTable } from "../db/schema-kit";
+import { membersTable } from "./members.definition";
 
-/**
- * The workspaces table as far as the foreign key below needs it: its name and key. Importing the
- * owner's table would make workspaces and members import each other (workspaces create their owner
- * membership through members.public.ts). It is not exported, so drizzle-kit does not take it for a
- * table of the schema; the generated SQL (`REFERENCES workspaces(id)`) is the same.
- */
-const workspaceKey = sqliteTable("workspaces", { id: text("id").primaryKey() });
-
-export const members = sqliteTable(
-  "members",
-  {
-    workspaceId: text("workspace_id")
-      .notNull()
-      .references(() => workspaceKey.id, { onDelete: "cascade" }),
-    userId: text("user_id").notNull(),
-    role: text("role", { enum: ["owner", "admin", "agent", "viewer"] }).notNull(),
-    availability: text("availability", { enum: ["online", "away", "offline"] })
-      .notNull()
-      .default("online"),
-    maxOpenTickets: integer("max_open_tickets"),
-    lastSeenAt: timestamp("last_seen_at"),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index("members_user_idx").on(t.userId)],
-);
+/** The SQLite build of members.definition.ts: what every query, type and migration uses. */
+export const members = sqliteTable("members", membersTable);

@@ -1,39 +1,8 @@
-import { index, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { createdAt, id, json, timestamp, workspaceId } from "../db/columns";
+import { sqliteTable } from "../db/schema-kit";
+import { notificationPreferencesTable, notificationsTable } from "./notifications.definition";
 
-export type NotificationTicketRef = { id: string; number: number; subject: string };
+export { EMAIL_PREFERENCES, type EmailPreference, type NotificationTicketRef } from "./notifications.definition";
 
-/** One row per person told something; `ticket` is the reference as it was when they were told. */
-export const notifications = sqliteTable(
-  "notifications",
-  {
-    id: id(),
-    workspaceId: workspaceId(),
-    userId: text("user_id").notNull(),
-    type: text("type").notNull(),
-    ticket: json<NotificationTicketRef>("ticket"),
-    data: json<Record<string, unknown>>("data").notNull(),
-    readAt: timestamp("read_at"),
-    /** When it went out by email (at once or in a digest); null while not mailed. */
-    emailedAt: timestamp("emailed_at"),
-    createdAt: createdAt(),
-  },
-  (t) => [index("notifications_user_idx").on(t.workspaceId, t.userId, t.id)],
-);
-
-export const EMAIL_PREFERENCES = ["immediately", "digest", "off"] as const;
-export type EmailPreference = (typeof EMAIL_PREFERENCES)[number];
-
-/** A member's notification settings in one workspace; no row = the defaults (email immediately). */
-export const notificationPreferences = sqliteTable(
-  "notification_preferences",
-  {
-    workspaceId: workspaceId(),
-    userId: text("user_id").notNull(),
-    email: text("email", { enum: EMAIL_PREFERENCES }).notNull(),
-    /** The last daily digest sent (it gathers what came after). */
-    digestSentAt: timestamp("digest_sent_at"),
-    updatedAt: text("updated_at").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] })],
-);
+/** The SQLite builds of notifications.definition.ts: what every query, type and migration uses. */
+export const notifications = sqliteTable("notifications", notificationsTable);
+export const notificationPreferences = sqliteTable("notification_preferences", notificationPreferencesTable);

@@ -1,24 +1,7 @@
-import { index, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, id, timestamp, workspaceId } from "../db/columns";
+import { sqliteTable } from "../db/schema-kit";
+import { portalLinksTable } from "./portal.definition";
 
-/**
- * The customer portal's one-time sign-in links (DECISIONS.md "Daily work"): stored only as the
- * token's hash (the mail job holds the link sealed), good for 15 minutes and once (`used_at`).
- * The address is kept as typed, lower-cased: the contact is found or made only when the link is
- * used, so asking for a link tells nobody whether the address is a contact.
- */
-export const portalLinks = sqliteTable(
-  "portal_links",
-  {
-    id: id(),
-    workspaceId: workspaceId(),
-    email: text("email").notNull(),
-    tokenHash: text("token_hash").notNull(),
-    expiresAt: text("expires_at").notNull(),
-    usedAt: timestamp("used_at"),
-    createdAt: createdAt(),
-  },
-  (t) => [uniqueIndex("portal_links_token_unique").on(t.tokenHash), index("portal_links_expiry_idx").on(t.expiresAt)],
-);
+/** The SQLite build of portal.definition.ts: what every query, type and migration uses. */
+export const portalLinks = sqliteTable("portal_links", portalLinksTable);
 
 export type PortalLinkRow = typeof portalLinks.$inferSelect;

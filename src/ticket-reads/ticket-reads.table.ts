@@ -1,20 +1,5 @@
-import { index, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { timestamp, workspaceId } from "../db/columns";
+import { sqliteTable } from "../db/schema-kit";
+import { ticketReadsTable } from "./ticket-reads.definition";
 
-/**
- * When each member last looked at each ticket (the inbox's read/unread state): one row per person
- * and ticket, at most READS_PER_MEMBER per person and workspace (the oldest go first).
- */
-export const ticketReads = sqliteTable(
-  "ticket_reads",
-  {
-    workspaceId: workspaceId(),
-    userId: text("user_id").notNull(),
-    ticketId: text("ticket_id").notNull(),
-    seenAt: timestamp("seen_at").notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.userId, t.ticketId] }),
-    index("ticket_reads_member_idx").on(t.workspaceId, t.userId, t.seenAt),
-  ],
-);
+/** The SQLite build of ticket-reads.definition.ts: what every query, type and migration uses. */
+export const ticketReads = sqliteTable("ticket_reads", ticketReadsTable);

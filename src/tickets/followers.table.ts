@@ -1,17 +1,5 @@
-import { index, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { createdAt, workspaceId } from "../db/columns";
+import { sqliteTable } from "../db/schema-kit";
+import { ticketFollowersTable } from "./followers.definition";
 
-/** Who follows which ticket: they get the ticket's notifications an assignee gets (bar `assigned`). */
-export const ticketFollowers = sqliteTable(
-  "ticket_followers",
-  {
-    ticketId: text("ticket_id").notNull(),
-    userId: text("user_id").notNull(),
-    workspaceId: workspaceId(),
-    createdAt: createdAt(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.ticketId, t.userId] }),
-    index("ticket_followers_user_idx").on(t.workspaceId, t.userId),
-  ],
-);
+/** The SQLite builds of followers.definition.ts: what every query, type and migration uses. */
+export const ticketFollowers = sqliteTable("ticket_followers", ticketFollowersTable);

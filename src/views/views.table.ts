@@ -1,22 +1,7 @@
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { createdAt, flag, id, json, updatedAt, workspaceId } from "../db/columns";
-import type { ViewFilters } from "./views.schemas";
+import { sqliteTable } from "../db/schema-kit";
+import { viewsTable } from "./views.definition";
 
 export type { ViewFilters } from "./views.schemas";
 
-export const views = sqliteTable(
-  "views",
-  {
-    id: id(),
-    workspaceId: workspaceId(),
-    /** The person a personal view belongs to; shared views keep their creator here too. */
-    userId: text("user_id"),
-    name: text("name").notNull(),
-    shared: flag("shared"),
-    position: integer("position").notNull().default(0),
-    filters: json<ViewFilters>("filters").notNull().default({}),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [index("views_workspace_idx").on(t.workspaceId, t.position)],
-);
+/** The SQLite build of views.definition.ts: what every query, type and migration uses. */
+export const views = sqliteTable("views", viewsTable);

@@ -1,56 +1,6 @@
-import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { createdAt, flag, id, json, timestamp, updatedAt, workspaceId } from "../db/columns";
+import { sqliteTable } from "../db/schema-kit";
+import { webhookDeliveriesTable, webhooksTable } from "./webhooks.definition";
 
-export const webhooks = sqliteTable(
-  "webhooks",
-  {
-    id: id(),
-    workspaceId: workspaceId(),
-    url: text("url").notNull(),
-    description: text("description").notNull().default(""),
-    /** Event types, or ["*"] for all. */
-    events: json<string[]>("events").notNull(),
-    /** Private teams whose events this endpoint may receive in full. */
-    teamIds: json<string[]>("team_ids").notNull(),
-    enabled: flag("enabled"),
-    /** The signing secret, sealed with the instance key (shown once at creation). */
-    secretSealed: text("secret_sealed").notNull(),
-    /** Failed attempts in a row (any delivery); a success resets it. Drives the circuit breaker. */
-    failureStreak: integer("failure_streak").notNull().default(0),
-    /** While set and in the future, the endpoint's deliveries wait (circuit open) instead of being sent. */
-    pausedUntil: timestamp("paused_until"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [index("webhooks_workspace_idx").on(t.workspaceId, t.createdAt)],
-);
-
-export const webhookDeliveries = sqliteTable(
-  "webhook_deliveries",
-  {
-    id: id(),
-    workspaceId: workspaceId(),
-    webhookId: text("webhook_id")
-      .notNull()
-      .references(() => webhooks.id, { onDelete: "cascade" }),
-    eventId: text("event_id").notNull(),
-    eventType: text("event_type").notNull(),
-    status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
-    attempts: integer("attempts").notNull().default(0),
-    responseCode: integer("response_code"),
-    durationMs: integer("duration_ms"),
-    /** The first KiB of the last response body, for debugging an endpoint. */
-    responseExcerpt: text("response_excerpt"),
-    lastError: text("last_error"),
-    nextAttemptAt: timestamp("next_attempt_at"),
-    createdAt: createdAt(),
-    updatedAt: updatedAt(),
-  },
-  (t) => [
-    index("webhook_deliveries_webhook_idx").on(t.webhookId, t.id),
-    index("webhook_deliveries_event_idx").on(t.eventId),
-    // An endpoint's worker takes its next due delivery from here (pending rows only: the index stays small).
-    index("webhook_deliveries_due_idx").on(t.webhookId, t.nextAttemptAt).where(sql`status = 'pending'`),
-  ],
-);
+/** The SQLite builds of webhooks.definition.ts: what every query, type and migration uses. */
+export const webhooks = sqliteTable("webhooks", webhooksTable);
+export const webhookDeliveries = sqliteTable("webhook_deliveries", webhookDeliveriesTable);

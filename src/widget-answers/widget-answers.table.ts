@@ -1,38 +1,7 @@
-import { primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { createdAt, workspaceId } from "../db/columns";
+import { sqliteTable } from "../db/schema-kit";
+import { widgetCapNoticesTable, widgetHandoffMailsTable, widgetHandoffsTable } from "./widget-answers.definition";
 
-/** The months whose widget cap was reached and announced (`ai_cap_reached` goes out once per month). */
-export const widgetCapNotices = sqliteTable(
-  "widget_cap_notices",
-  {
-    workspaceId: workspaceId(),
-    /** UTC calendar month, `YYYY-MM`. */
-    month: text("month").notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.month] })],
-);
-
-/** Conversations handed to people: the AI agent stays quiet in them from then on. */
-export const widgetHandoffs = sqliteTable(
-  "widget_handoffs",
-  {
-    workspaceId: workspaceId(),
-    ticketId: text("ticket_id").notNull(),
-    /** Why: requested, not_known, low_confidence, no_articles, provider_error. */
-    reason: text("reason").notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.ticketId] })],
-);
-
-/** Per person: the last handoff mailed to them (at most one mail per HANDOFF_MAIL_EVERY_MS; the rest stay in the app). */
-export const widgetHandoffMails = sqliteTable(
-  "widget_handoff_mails",
-  {
-    workspaceId: workspaceId(),
-    userId: text("user_id").notNull(),
-    mailedAt: text("mailed_at").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] })],
-);
+/** The SQLite builds of widget-answers.definition.ts: what every query, type and migration uses. */
+export const widgetCapNotices = sqliteTable("widget_cap_notices", widgetCapNoticesTable);
+export const widgetHandoffs = sqliteTable("widget_handoffs", widgetHandoffsTable);
+export const widgetHandoffMails = sqliteTable("widget_handoff_mails", widgetHandoffMailsTable);
