@@ -8,7 +8,10 @@
  * 3. SQLite itself (`bun:sqlite`, `.$client`, `preparedFor`, `sqliteOf`) only in src/db/ and in a
  *    feature's `*.statements.ts` / `*.sql.ts` files, the code a PostgreSQL twin replaces; the files
  *    that still reach it elsewhere are listed in scripts/store-exceptions.txt, a list that may only
- *    shrink (a listed file that no longer needs it fails too). Tests are not checked.
+ *    shrink (a listed file that no longer needs it fails too).
+ * 4. Tests go through the store too (`rowsOf`/`execute` from src/db/store.ts, awaited builders): no
+ *    SQLite itself (as in 3) in a test file or a helper under test/, except a test about SQLite
+ *    itself, named `*.sqlite.test.ts`, a helper named `*.sqlite.ts`, and src/db/ (SQLite's own layer).
  * Run: bun scripts/check-store.ts
  */
 import ts from "typescript";
@@ -96,6 +99,16 @@ for (const sourceFile of program.getSourceFiles()) {
   if (exceptions.has(file) && (!reaches || fenced))
     problems.push(
       `${file}: no longer reaches SQLite outside a statements file: remove it from scripts/store-exceptions.txt`,
+    );
+}
+
+for (const sourceFile of program.getSourceFiles()) {
+  const file = relative(root, sourceFile.fileName);
+  const isTest = (file.startsWith("src/") && /\.test\.ts$/.test(file)) || file.startsWith("test/");
+  if (!isTest || file.startsWith("src/db/") || /\.sqlite(\.test)?\.ts$/.test(file)) continue;
+  if (SQLITE_ITSELF.test(sourceFile.text))
+    problems.push(
+      `${file}: a test reaches SQLite itself: use rowsOf/execute (src/db/store.ts) or awaited builders, or name a test about SQLite *.sqlite.test.ts (a helper *.sqlite.ts)`,
     );
 }
 

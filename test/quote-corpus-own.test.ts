@@ -3,6 +3,8 @@ import { htmlToText } from "../src/lib/sanitize";
 import { createWorkspaceWithOwner } from "./factories";
 import { startTestDesk } from "./harness";
 import { judge, loadQuoteCorpus, ownQuoteCorpusDir, replyMailFor } from "./quote-corpus";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../src/db/store";
 
 /**
  * Desk's own quote-trimming corpus (test/quote-corpus-own, see its README): replies constructed per
@@ -60,9 +62,12 @@ describe("quote trimming on Desk's own constructed corpus, through the inbound p
       });
       const res = await post(raw);
       expect(res.body.status).toBe("appended");
-      const stored = desk.deps.db.$client
-        .query<Stored, [string]>("SELECT body_text, body_html, has_quoted FROM messages WHERE id = ?")
-        .get(res.body.message_id)!;
+      const stored = (
+        await rowsOf<Stored>(
+          desk.deps.db,
+          sql`SELECT body_text, body_html, has_quoted FROM messages WHERE id = ${res.body.message_id}`,
+        )
+      )[0]!;
       const asText = judge(stored.body_text, fixture);
       const asHtml = judge(htmlToText(stored.body_html), fixture);
       if (asText.right && asHtml.right) right++;

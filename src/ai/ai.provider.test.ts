@@ -4,6 +4,8 @@ import { addMember, createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { notificationsOf } from "../notifications/notifications.public";
 import { parseSse, usageRows } from "../../test/kit/ai";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../db/store";
 
 const fake = await startFakeAi();
 afterAll(() => fake.stop());
@@ -91,9 +93,12 @@ describe("provider failures", () => {
     });
     expect(set.body).toMatchObject({ own_key: true, own_key_failed: false });
     expect(set.body.costs.draft_reply).toBe(0);
-    const stored = desk.deps.db.$client
-      .query<{ own_key_sealed: string }, [string]>("SELECT own_key_sealed FROM ai_settings WHERE workspace_id = ?")
-      .get(workspace.id)!;
+    const stored = (
+      await rowsOf<{ own_key_sealed: string }>(
+        desk.deps.db,
+        sql`SELECT own_key_sealed FROM ai_settings WHERE workspace_id = ${workspace.id}`,
+      )
+    )[0]!;
     expect(stored.own_key_sealed).not.toContain("sk-workspace-own");
     const models = await desk.api("GET", "/v1/ai/models", { headers: owner.headers });
     expect(models.body.data[0].usd_per_mtok).toEqual({ input: null, output: null });

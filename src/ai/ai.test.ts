@@ -11,6 +11,8 @@ import { withPorts } from "../../test/kit/ports";
 import { groundingSources } from "./ai.public";
 import { customerReply, customerTicket, eventsSince, parseSse, usageRows } from "../../test/kit/ai";
 import { lastSeq } from "../../test/kit/events";
+import { sql } from "drizzle-orm";
+import { execute, rowsOf } from "../db/store";
 
 const fake = await startFakeAi();
 afterAll(() => fake.stop());
@@ -324,13 +326,17 @@ describe("draft, ask, summary", () => {
     for (const body of ["one more thing", "and another", "still waiting"])
       await customerReply(desk, workspace.id, ticket.id, body);
     await desk.consumers.drain();
-    const jobs = desk.deps.db.$client
-      .query<{ n: number }, [string]>(
-        "SELECT count(*) AS n FROM jobs WHERE kind = 'ai.auto_summarize' AND workspace_id = ?",
+    const jobs = (
+      await rowsOf<{ n: number }>(
+        desk.deps.db,
+        sql`SELECT count(*) AS n FROM jobs WHERE kind = 'ai.auto_summarize' AND workspace_id = ${workspace.id}`,
       )
-      .get(workspace.id);
+    )[0];
     expect(jobs?.n).toBe(1);
-    desk.deps.db.$client.run("UPDATE jobs SET run_at = '2000-01-01T00:00:00.000Z' WHERE kind = 'ai.auto_summarize'");
+    await execute(
+      desk.deps.db,
+      sql`UPDATE jobs SET run_at = '2000-01-01T00:00:00.000Z' WHERE kind = 'ai.auto_summarize'`,
+    );
     await desk.jobs.drain();
     expect((await getTicket(desk.deps.db, owner.ctx, ticket.id)).custom.ai_summary).toMatchObject({
       summary: "Long thread.",

@@ -12,6 +12,8 @@ import { assignAfterTriage, triageSettings } from "./ai.public";
 import { customerTicket, eventsSince, usageRows } from "../../test/kit/ai";
 import type { TriageSettingsView } from "./ai.triage.types";
 import { lastSeq } from "../../test/kit/events";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../db/store";
 
 const fake = await startFakeAi();
 afterAll(() => fake.stop());
@@ -48,12 +50,12 @@ async function workspaceWithChoices(d: TestDesk) {
 }
 
 const activitiesOf = async (d: TestDesk, ticketId: string) =>
-  d.deps.db.$client
-    .query<{ type: string; actor_type: string; data: string }, [string]>(
-      "SELECT type, actor_type, data FROM activities WHERE ticket_id = ? ORDER BY rowid",
+  (
+    await rowsOf<{ type: string; actor_type: string; data: string }>(
+      d.deps.db,
+      sql`SELECT type, actor_type, data FROM activities WHERE ticket_id = ${ticketId} ORDER BY rowid`,
     )
-    .all(ticketId)
-    .map((a) => ({ type: a.type, actor: a.actor_type, data: JSON.parse(a.data) }));
+  ).map((a) => ({ type: a.type, actor: a.actor_type, data: JSON.parse(a.data) }));
 
 describe("triage", () => {
   test("one structured call decides every key; allowed fields apply, others are suggested; actor ai", async () => {

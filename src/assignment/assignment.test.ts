@@ -1,6 +1,6 @@
-import { first } from "../db/store";
+import { first, rowsOf } from "../db/store";
 import { describe, expect, test } from "bun:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { auditLogs } from "../audit/audit.table";
@@ -45,9 +45,8 @@ const assigneesOf = async (d: TestDesk, ids: string[]) =>
   await Promise.all(
     ids.map(
       async (id) =>
-        d.deps.db.$client
-          .query<{ a: string | null }, [string]>("SELECT assignee_id AS a FROM tickets WHERE id = ?")
-          .get(id)!.a,
+        (await rowsOf<{ a: string | null }>(d.deps.db, sql`SELECT assignee_id AS a FROM tickets WHERE id = ${id}`))[0]!
+          .a,
     ),
   );
 

@@ -1,6 +1,6 @@
-import { first } from "../db/store";
+import { first, rowsOf } from "../db/store";
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { fakeAiEnv, startFakeAi, type ChatRequest } from "../../test/peers/fake-ai";
 import { addMember, ALL_SCOPES, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
@@ -306,17 +306,17 @@ describe("the workspace's own provider key", () => {
     fake.validKeys = ["sk-instance"];
     const refused = await send(owner, s.id, "hi again");
     expect([refused.status, refused.body.code]).toEqual([502, "ai_key_failed"]);
-    const notices = desk.deps.db.$client
-      .query<{ n: number }, [string, string]>(
-        "SELECT count(*) AS n FROM notifications WHERE workspace_id = ? AND user_id = ? AND type = 'ai_key_failed'",
+    const notices = (
+      await rowsOf<{ n: number }>(
+        desk.deps.db,
+        sql`SELECT count(*) AS n FROM notifications WHERE workspace_id = ${workspace.id} AND user_id = ${owner.id} AND type = 'ai_key_failed'`,
       )
-      .get(workspace.id, owner.id)!.n;
+    )[0]!.n;
     expect(notices).toBe(1);
-    const usage = desk.deps.db.$client
-      .query<{ source: string; ok: number }, [string]>(
-        "SELECT source, ok FROM ai_usage WHERE workspace_id = ? AND feature = 'assistant' ORDER BY rowid",
-      )
-      .all(workspace.id);
+    const usage = await rowsOf<{ source: string; ok: number }>(
+      desk.deps.db,
+      sql`SELECT source, ok FROM ai_usage WHERE workspace_id = ${workspace.id} AND feature = 'assistant' ORDER BY rowid`,
+    );
     expect(usage).toEqual([
       { source: "own_key", ok: 1 },
       { source: "own_key", ok: 0 },

@@ -4,6 +4,8 @@ import { addMember, createKey, createWorkspaceWithOwner } from "../../test/facto
 import { anyEvent } from "../../test/kit/events";
 import { transact } from "../db/tx";
 import { appendEvent } from "../events/append";
+import { sql } from "drizzle-orm";
+import { execute } from "../db/store";
 
 const desk = await startTestDesk({ env: { DESK_JOBS: "off" } });
 
@@ -51,11 +53,10 @@ describe("cached credentials", () => {
         .role;
     // Changed behind the features' backs: no signal and no event, so only the event appended next tells.
     const setRole = async (role: string) =>
-      desk.deps.db.$client.run("UPDATE members SET role = ? WHERE workspace_id = ? AND user_id = ?", [
-        role,
-        workspace.id,
-        admin.id,
-      ]);
+      await execute(
+        desk.deps.db,
+        sql`UPDATE members SET role = ${role} WHERE workspace_id = ${workspace.id} AND user_id = ${admin.id}`,
+      );
     let role: "admin" | "agent" = "admin";
     for (const type of ["member.updated", "team.updated", "workspace.updated"]) {
       const before = await roleNow();

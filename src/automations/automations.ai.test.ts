@@ -7,6 +7,8 @@ import type { AiJudgeRequest, AiJudgement } from "./automations.ai";
 import { provide } from "../lib/ports";
 import { withPorts } from "../../test/kit/ports";
 import { automationAi } from "./automations.public";
+import { sql } from "drizzle-orm";
+import { execute } from "../db/store";
 
 const asked: AiJudgeRequest[] = [];
 let answer: AiJudgement | null = null;
@@ -184,9 +186,10 @@ describe("ai_decide and mail to the customer", () => {
     const shown = await desk.api("GET", `/v1/automations/${confirmed.id}`, { headers: owner.headers });
     expect(shown.body.allow_customer_reply_on_ai_decision).toBe(true);
     // A rule stored before the flag existed: it runs, but sends no mail on the model's word.
-    desk.deps.db.$client.run("UPDATE automations SET allow_customer_reply_on_ai_decision = 0 WHERE id = ?", [
-      confirmed.id,
-    ]);
+    await execute(
+      desk.deps.db,
+      sql`UPDATE automations SET allow_customer_reply_on_ai_decision = 0 WHERE id = ${confirmed.id}`,
+    );
     answer = { sentiment: null, probabilities: [0.99] };
     const created = await desk.api("POST", "/v1/tickets", {
       headers: owner.headers,

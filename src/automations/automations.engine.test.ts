@@ -5,6 +5,8 @@ import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMessage, createTicket } from "../tickets/tickets.public";
 import { newField, newTeam } from "../../test/kit/tickets";
 import { pruneAutomationRunsJob, RUN_RETENTION_DAYS } from "./automations.jobs";
+import { sql } from "drizzle-orm";
+import { execute, rowsOf } from "../db/store";
 
 const desk: TestDesk = await startTestDesk();
 
@@ -401,15 +403,17 @@ describe("loop protection and durability", () => {
     const { owner, workspace } = await createWorkspaceWithOwner(desk);
     const rule = await automation(owner, { actions: [{ type: "add_note", value: "<p>once</p>" }] });
     await desk.consumers.drain();
-    const cursor = desk.deps.db.$client
-      .query<{ last_seq: number }, [string]>(
-        "SELECT last_seq FROM event_consumer_cursors WHERE consumer = 'automations.run' AND workspace_id = ?",
+    const cursor = (
+      await rowsOf<{ last_seq: number }>(
+        desk.deps.db,
+        sql`SELECT last_seq FROM event_consumer_cursors WHERE consumer = 'automations.run' AND workspace_id = ${workspace.id}`,
       )
-      .get(workspace.id)!.last_seq;
+    )[0]!.last_seq;
     const ticket = await created(owner, {});
-    desk.deps.db.$client
-      .query("UPDATE event_consumer_cursors SET last_seq = ? WHERE consumer = 'automations.run' AND workspace_id = ?")
-      .run(cursor, workspace.id);
+    await execute(
+      desk.deps.db,
+      sql`UPDATE event_consumer_cursors SET last_seq = ${cursor} WHERE consumer = 'automations.run' AND workspace_id = ${workspace.id}`,
+    );
     await desk.consumers.drain();
     expect((await desk.api("GET", `/v1/automations/${rule.id}`, { headers: owner.headers })).body.run_count).toBe(1);
     expect((await runsOf(owner, rule.id)).length).toBe(1);
@@ -503,15 +507,15 @@ describe("rules follow their labels", () => {
       conditions: [{ field: "tag", op: "equals", value: "VIP" }],
       actions: [{ type: "set_priority", value: "urgent" }],
     });
-    desk.deps.db.$client.run("UPDATE automations SET conditions = ? WHERE id = ?", [
-      JSON.stringify([{ field: "tag", op: "equals", value: "vip" }]),
-      rule.id,
-    ]);
+    await execute(
+      desk.deps.db,
+      sql`UPDATE automations SET conditions = ${JSON.stringify([{ field: "tag", op: "equals", value: "vip" }])} WHERE id = ${rule.id}`,
+    );
     expect((await created(owner, { tags: ["VIP"] })).priority).toBe("urgent");
     await desk.api("PATCH", `/v1/tags/${vip.id}`, { headers: owner.headers, body: { name: "Key account" } });
-    const stored = desk.deps.db.$client
-      .query<{ conditions: string }, [string]>("SELECT conditions FROM automations WHERE id = ?")
-      .get(rule.id)!;
+    const stored = (
+      await rowsOf<{ conditions: string }>(desk.deps.db, sql`SELECT conditions FROM automations WHERE id = ${rule.id}`)
+    )[0]!;
     expect(JSON.parse(stored.conditions)).toEqual([
       { field: "tag", op: "equals", value: "Key account", tag_id: vip.id },
     ]);

@@ -5,6 +5,8 @@ import { freePort } from "../../test/peers/dovecot";
 import { sendRawSmtp } from "../../test/peers/smtp-send";
 import { startSmtpSink } from "../../test/peers/smtp-sink";
 import { manualClock } from "../lib/clock";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../db/store";
 
 // The rating request is customer mail: it goes out from the ticket's mailbox over its SMTP (a real
 // peer here), threaded on the ticket, some minutes after the solve; the customer's answer comes back
@@ -63,12 +65,14 @@ async function customerMail(from: string, subject: string, extra: string[] = [])
 }
 
 const ticketOfMessage = async (messageId: string) =>
-  desk.deps.db.$client
-    .query<{ ticket_id: string }, [string]>("SELECT ticket_id FROM messages WHERE email_message_id = ?")
-    .get(messageId.replace(/^<|>$/g, ""))!.ticket_id;
+  (
+    await rowsOf<{ ticket_id: string }>(
+      desk.deps.db,
+      sql`SELECT ticket_id FROM messages WHERE email_message_id = ${messageId.replace(/^<|>$/g, "")}`,
+    )
+  )[0]!.ticket_id;
 const statusOf = async (ticketId: string) =>
-  desk.deps.db.$client.query<{ status: string }, [string]>("SELECT status FROM tickets WHERE id = ?").get(ticketId)!
-    .status;
+  (await rowsOf<{ status: string }>(desk.deps.db, sql`SELECT status FROM tickets WHERE id = ${ticketId}`))[0]!.status;
 const setStatus = async (ticketId: string, status: string) =>
   expect((await desk.api("PATCH", `/v1/tickets/${ticketId}`, { headers, body: { status } })).status).toBe(200);
 const ratingMailsTo = (address: string) =>
@@ -105,11 +109,12 @@ describe("the rating request mail", () => {
       `In-Reply-To: ${ratingId}`,
       `References: ${ratingId}`,
     ]);
-    const answer = desk.deps.db.$client
-      .query<{ ticket_id: string }, [string]>(
-        "SELECT ticket_id FROM messages WHERE from_email = ? ORDER BY created_at DESC, id DESC LIMIT 1",
+    const answer = (
+      await rowsOf<{ ticket_id: string }>(
+        desk.deps.db,
+        sql`SELECT ticket_id FROM messages WHERE from_email = ${customer} ORDER BY created_at DESC, id DESC LIMIT 1`,
       )
-      .get(customer)!;
+    )[0]!;
     expect(answer.ticket_id).toBe(ticketId);
     expect(await statusOf(ticketId)).toBe("open");
   });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { execute } from "../db/store";
 import { auditLogs } from "../audit/audit.table";
 import { contacts } from "../contacts/contacts.table";
 import { events } from "../events/events.table";
@@ -414,22 +415,24 @@ describe("custom field values", () => {
     await newContact(owner, { name: "x2", fields: { text: "OSLO", num: 7, sel: "red" } });
     await newContact(owner, { name: "x3", fields: { text: "Bergen", num: 7, sel: "red" } });
     // SELECTIVE_VALUES filler contacts share text "Oslo", num 7, sel red: those values are now common.
-    const sqlite = desk.deps.db.$client;
     const now = new Date().toISOString();
-    sqlite.transaction(() => {
+    await transact(desk.deps.db, async (tx) => {
       for (let i = 0; i < SELECTIVE_VALUES; i++) {
         const id = `filler-${workspace.id}-${i}`;
-        sqlite
-          .query("INSERT INTO contacts (id, workspace_id, name, created_at, updated_at) VALUES (?, ?, ?, ?, ?)")
-          .run(id, workspace.id, `filler ${i}`, now, now);
-        const value = sqlite.query(
-          "INSERT INTO field_values (workspace_id, entity, record_id, field_id, value_text, value_num) VALUES (?, 'contact', ?, ?, ?, ?)",
+        await execute(
+          tx,
+          sql`INSERT INTO contacts (id, workspace_id, name, created_at, updated_at) VALUES (${id}, ${workspace.id}, ${`filler ${i}`}, ${now}, ${now})`,
         );
-        value.run(workspace.id, id, fields.text!.id, "Oslo", null);
-        value.run(workspace.id, id, fields.num!.id, null, 7);
-        value.run(workspace.id, id, fields.sel!.id, "red", null);
+        const value = async (fieldId: string, text: string | null, num: number | null) =>
+          await execute(
+            tx,
+            sql`INSERT INTO field_values (workspace_id, entity, record_id, field_id, value_text, value_num) VALUES (${workspace.id}, 'contact', ${id}, ${fieldId}, ${text}, ${num})`,
+          );
+        await value(fields.text!.id, "Oslo", null);
+        await value(fields.num!.id, null, 7);
+        await value(fields.sel!.id, "red", null);
       }
-    })();
+    });
     const form = async (query: string) => {
       const [filter] = parseFieldFilters(Object.fromEntries(new URLSearchParams(query)));
       const built = desk.deps.db

@@ -4,13 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
-import { openDatabase, type Db } from "../db/database";
-import { createRuntime } from "../db/runtime";
-import { migrate } from "../db/migrate";
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/database";
+import { execute, rowsOf } from "../db/store";
 import { transact } from "../db/tx";
 import { manualClock } from "../lib/clock";
 import { createLogger } from "../lib/logger";
-import { migrations } from "../../migrations/index";
 import { anyEvent } from "../../test/kit/events";
 import { appendEvent } from "./append";
 import {
@@ -22,6 +21,7 @@ import {
   type Consumer,
 } from "./consumers";
 import { createEffectsTable, recordingConsumer, storeEvents } from "../../test/kit/consumers";
+import { openMigratedDatabase } from "../../test/kit/database.sqlite";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -32,8 +32,7 @@ async function freshDb(): Promise<{ db: Db; path: string }> {
   const dir = mkdtempSync(join(tmpdir(), "desk-consumers-"));
   dirs.push(dir);
   const path = join(dir, "desk.db");
-  const db = openDatabase(path, createRuntime());
-  migrate(db.$client, migrations);
+  const db = openMigratedDatabase(path);
   await createEffectsTable(db);
   return { db, path };
 }
@@ -43,19 +42,17 @@ const runnerOf = <D>(db: Db, consumers: Consumer<D>[], deps: D) =>
 
 /** Workspaces where the consumer's cursor is short of the event store's counter. */
 const behindIn = async (db: Db, consumer = "test.recorder") =>
-  db.$client
-    .query<{ workspace_id: string }, [string]>(
-      `SELECT s.workspace_id FROM event_seqs s
-       LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
+  (
+    await rowsOf<{ workspace_id: string }>(
+      db,
+      sql`SELECT s.workspace_id FROM event_seqs s
+       LEFT JOIN event_consumer_cursors c ON c.consumer = ${consumer} AND c.workspace_id = s.workspace_id
        WHERE s.last_seq > coalesce(c.last_seq, 0)`,
     )
-    .all(consumer)
-    .map((r) => r.workspace_id);
+  ).map((r) => r.workspace_id);
 
 const effects = async (db: Db) =>
-  db.$client
-    .query<{ event_id: string; seq: number }, []>("SELECT event_id, seq FROM test_effects ORDER BY rowid")
-    .all();
+  await rowsOf<{ event_id: string; seq: number }>(db, sql`SELECT event_id, seq FROM test_effects ORDER BY rowid`);
 
 describe("durable event consumers", () => {
   test("pass over a quiet workspace's events without handling them, until an event or the owner says it changed", async () => {
@@ -113,19 +110,19 @@ describe("durable event consumers", () => {
     expect(await runner.drain()).toBe(4);
     // Workspaces are independent (several writers give no order across them); within one, seq order.
     const handledIn = async (workspaceId: string) =>
-      db.$client
-        .query<{ id: string }, [string]>(
-          "SELECT e.id FROM test_effects t JOIN events e ON e.id = t.event_id WHERE e.workspace_id = ? ORDER BY t.rowid",
+      (
+        await rowsOf<{ id: string }>(
+          db,
+          sql`SELECT e.id FROM test_effects t JOIN events e ON e.id = t.event_id WHERE e.workspace_id = ${workspaceId} ORDER BY t.rowid`,
         )
-        .all(workspaceId)
-        .map((r) => r.id);
+      ).map((r) => r.id);
     const stored = async (workspaceId: string) =>
-      db.$client
-        .query<{ id: string }, [string]>(
-          "SELECT id FROM events WHERE workspace_id = ? AND type = 'test.item' ORDER BY seq",
+      (
+        await rowsOf<{ id: string }>(
+          db,
+          sql`SELECT id FROM events WHERE workspace_id = ${workspaceId} AND type = 'test.item' ORDER BY seq`,
         )
-        .all(workspaceId)
-        .map((r) => r.id);
+      ).map((r) => r.id);
     expect(await handledIn("w1")).toEqual(await stored("w1"));
     expect(await handledIn("w2")).toEqual(await stored("w2"));
     expect(await effects(db)).toHaveLength(4);
@@ -142,9 +139,12 @@ describe("durable event consumers", () => {
     const runner = runnerOf(db, [recordingConsumer()], {});
     expect(await runner.drain()).toBe(1);
     const cursor = async () =>
-      db.$client
-        .query<{ last_seq: number }, []>("SELECT last_seq FROM event_consumer_cursors WHERE workspace_id = 'w1'")
-        .get()?.last_seq;
+      (
+        await rowsOf<{ last_seq: number }>(
+          db,
+          sql`SELECT last_seq FROM event_consumer_cursors WHERE workspace_id = 'w1'`,
+        )
+      )[0]?.last_seq;
     expect(await cursor()).toBe(51);
     await storeEvents(db, "w1", ["test.other", "test.item"]);
     expect(await runner.drain()).toBe(1);
@@ -218,13 +218,13 @@ describe("consumer cursors per workspace", () => {
   test("an event committed after a later-numbered one of another workspace is still handled", async () => {
     const { db } = await freshDb();
     await storeEvents(db, "w1", ["test.item", "test.item"]);
-    db.$client.run("UPDATE events SET rowid = rowid + 10");
+    await execute(db, sql`UPDATE events SET rowid = rowid + 10`);
     const runner = runnerOf(db, [recordingConsumer()], {});
     expect(await runner.drain()).toBe(2);
     // Another writer took a lower position in the log for w2's event but committed it only now
     // (several writers on one database): a cursor on the global order would already be past it.
     await storeEvents(db, "w2", ["test.item"]);
-    db.$client.run("UPDATE events SET rowid = 5 WHERE workspace_id = 'w2'");
+    await execute(db, sql`UPDATE events SET rowid = 5 WHERE workspace_id = 'w2'`);
     expect(await runner.drain()).toBe(1);
     expect((await effects(db)).map((e) => e.seq)).toEqual([1, 2, 1]);
   });
@@ -374,11 +374,10 @@ describe("consumers in a running desk", () => {
         async (tx) => await appendEvent(tx, anyEvent("test.ping"), { workspaceId: workspace.id, data: {} }),
       );
       const chain = async () =>
-        desk.deps.db.$client
-          .query<{ cause_consumer: string | null; cause_depth: number }, [string]>(
-            "SELECT cause_consumer, cause_depth FROM events WHERE workspace_id = ? AND type = 'test.ping' ORDER BY seq",
-          )
-          .all(workspace.id);
+        await rowsOf<{ cause_consumer: string | null; cause_depth: number }>(
+          desk.deps.db,
+          sql`SELECT cause_consumer, cause_depth FROM events WHERE workspace_id = ${workspace.id} AND type = 'test.ping' ORDER BY seq`,
+        );
       const deadline = Date.now() + 3000;
       while ((await chain()).length < MAX_CAUSE_DEPTH + 1 && Date.now() < deadline) await Bun.sleep(5);
       await Bun.sleep(50);

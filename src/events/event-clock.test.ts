@@ -1,15 +1,14 @@
 import { afterAll, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { migrations } from "../../migrations/index";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { anyEvent } from "../../test/kit/events";
-import { openDatabase } from "../db/database";
+import { closeDatabase, openMigratedDatabase } from "../../test/kit/database.sqlite";
 import { setDeskClock } from "../db/desk-clock";
-import { migrate } from "../db/migrate";
-import { createRuntime } from "../db/runtime";
+import { rowsOf } from "../db/store";
 import { transact } from "../db/tx";
 import { enqueueByName } from "../jobs/enqueue";
 import { manualClock } from "../lib/clock";
@@ -39,13 +38,13 @@ test("events appended on a desk with a manual clock are stamped with its time", 
 test("a job enqueued before any runner exists is due by the desk's clock", async () => {
   const dir = mkdtempSync(join(tmpdir(), "desk-clock-"));
   dirs.push(dir);
-  const db = openDatabase(join(dir, "desk.db"), createRuntime());
-  migrate(db.$client, migrations);
+  const db = openMigratedDatabase(join(dir, "desk.db"));
   setDeskClock(db, manualClock(new Date("2031-05-06T07:08:09Z")));
   const id = (await transact(db, async (tx) => await enqueueByName(tx, "test.clock", {})))!;
-  const row = db.$client
-    .query<{ run_at: string; created_at: string }, [string]>("SELECT run_at, created_at FROM jobs WHERE id = ?")
-    .get(id)!;
+  const [row] = await rowsOf<{ run_at: string; created_at: string }>(
+    db,
+    sql`SELECT run_at, created_at FROM jobs WHERE id = ${id}`,
+  );
   expect(row).toEqual({ run_at: "2031-05-06T07:08:09.000Z", created_at: "2031-05-06T07:08:09.000Z" });
-  db.$client.close();
+  closeDatabase(db);
 });

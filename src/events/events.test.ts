@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { asc, eq } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
+import { rowsOf } from "../db/store";
 import { untilCommitted, transact } from "../db/tx";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
@@ -84,9 +85,10 @@ describe("event log", () => {
       );
     expect([await add(one.id), await add(two.id), await add(one.id)]).toEqual([2, 2, 3]);
     await untilCommitted(desk.deps.db);
-    const counter = desk.deps.db.$client
-      .query<{ last_seq: number }, [string]>("SELECT last_seq FROM event_seqs WHERE workspace_id = ?")
-      .get(one.id);
+    const [counter] = await rowsOf<{ last_seq: number }>(
+      desk.deps.db,
+      sql`SELECT last_seq FROM event_seqs WHERE workspace_id = ${one.id}`,
+    );
     expect(counter?.last_seq).toBe(3);
   });
 

@@ -4,10 +4,12 @@ import { createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { untilCommitted } from "../db/tx";
 import { sha256Hex } from "../lib/crypto";
+import { sql } from "drizzle-orm";
+import { execute, rowsOf } from "../db/store";
 
 type StoredRow = { state: string; body: string | null };
 const storedRow = async (desk: TestDesk, key: string) =>
-  desk.deps.db.$client.query<StoredRow, [string]>("SELECT state, body FROM idempotency_keys WHERE key = ?").get(key);
+  (await rowsOf<StoredRow>(desk.deps.db, sql`SELECT state, body FROM idempotency_keys WHERE key = ${key}`))[0] ?? null;
 
 /** desk.db and its WAL as text: what anyone who reads the files sees. */
 function databaseFiles(desk: TestDesk): string {
@@ -67,14 +69,30 @@ describe("recovery at start", () => {
     const body = JSON.stringify({ name: "after crash", scopes: ["tickets:read"] });
     const scope = `user:${owner.id}:${owner.workspaceId}`;
     const fingerprint = sha256Hex(`POST /v1/api-keys\n${sha256Hex(new TextEncoder().encode(body))}`);
-    const insert = first.deps.db.$client.query(
-      "INSERT INTO idempotency_keys (scope, key, fingerprint, state, status, content_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    );
+    const insert = async (
+      ...row: [string, string, string, string, number | null, string | null, string | null, string]
+    ) =>
+      await execute(
+        first.deps.db,
+        sql`INSERT INTO idempotency_keys (scope, key, fingerprint, state, status, content_type, body, created_at) VALUES (${sql.join(
+          row.map((value) => sql`${value}`),
+          sql`, `,
+        )})`,
+      );
     const now = new Date().toISOString();
     // What a process killed mid-request leaves: the claim, never an answer.
-    insert.run(scope, "crashed", fingerprint, "running", null, null, null, now);
+    await insert(scope, "crashed", fingerprint, "running", null, null, null, now);
     // What an earlier version stored: the answer in plain text.
-    insert.run(scope, "legacy", fingerprint, "done", 201, "application/json", '{"secret":"desk_live_plaintext"}', now);
+    await insert(
+      scope,
+      "legacy",
+      fingerprint,
+      "done",
+      201,
+      "application/json",
+      '{"secret":"desk_live_plaintext"}',
+      now,
+    );
     const headers = (key: string) => ({ ...owner.headers, "content-type": "application/json", "idempotency-key": key });
     expect((await first.api("POST", "/v1/api-keys", { headers: headers("crashed"), raw: body })).status).toBe(409);
     await first.stop();

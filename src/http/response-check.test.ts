@@ -4,6 +4,8 @@ import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { createLogger } from "../lib/logger";
 import { createResponseCheck } from "./response-check";
+import { sql } from "drizzle-orm";
+import { execute } from "../db/store";
 
 const checked = await startTestDesk({ env: { DESK_JOBS: "off" } });
 const production = await startTestDesk({ env: { DESK_JOBS: "off", DESK_RESPONSE_CHECKS: "off" } });
@@ -16,7 +18,7 @@ async function driftedTicket(desk: typeof checked) {
     body: { subject: "Drift", contact: { email: "drift@example.com" } },
   });
   expect(created.status).toBe(201);
-  desk.deps.db.$client.run("UPDATE tickets SET status = 'bogus' WHERE id = ?", [created.body.id]);
+  await execute(desk.deps.db, sql`UPDATE tickets SET status = 'bogus' WHERE id = ${created.body.id}`);
   return desk.api("GET", `/v1/tickets/${created.body.id}`, { headers: owner.headers });
 }
 

@@ -1,6 +1,6 @@
-import { first } from "../db/store";
+import { first, rowsOf } from "../db/store";
 import { afterAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { simpleParser } from "mailparser";
@@ -66,9 +66,10 @@ describe("POST /v1/auth/password/forgot", () => {
     const [row] = await resetsOf(person.id);
     expect(row).toMatchObject({ tokenHash: sha256Hex(mail.token), requestedBy: "email", usedAt: null });
     expect(new Date(row!.expiresAt).getTime() - new Date(row!.createdAt).getTime()).toBe(3600_000);
-    const payloads = desk.deps.db.$client
-      .query<{ payload: string }, []>("SELECT payload FROM jobs WHERE kind = 'password_reset.mail'")
-      .all();
+    const payloads = await rowsOf<{ payload: string }>(
+      desk.deps.db,
+      sql`SELECT payload FROM jobs WHERE kind = 'password_reset.mail'`,
+    );
     for (const { payload } of payloads) expect(payload).not.toContain(mail.token);
   });
 

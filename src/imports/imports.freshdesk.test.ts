@@ -5,6 +5,8 @@ import { importedTickets, runImportToEnd } from "../../test/kit/imports";
 import { seedFreshdeskAccount, startFakeFreshdesk, type FakeFreshdesk } from "../../test/peers/fake-freshdesk";
 import { freshdeskSource } from "./imports.freshdesk";
 import type { SourceTicket } from "./imports.source";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../db/store";
 
 const AGENT_EMAIL = `agent-${crypto.randomUUID().slice(0, 8)}@desk.test`;
 const desk: TestDesk = await startTestDesk({ config: { allowedPrivateHosts: ["127.0.0.1"] } });
@@ -87,10 +89,12 @@ describe("imports: Freshdesk", () => {
 
     await desk.consumers.drain();
     await desk.jobs.drain();
-    const jobs = desk.deps.db.$client
-      .query<{ kind: string }, [string]>("SELECT kind FROM jobs WHERE workspace_id = ? AND kind != 'imports.run'")
-      .all(owner.workspaceId)
-      .map((r) => r.kind);
+    const jobs = (
+      await rowsOf<{ kind: string }>(
+        desk.deps.db,
+        sql`SELECT kind FROM jobs WHERE workspace_id = ${owner.workspaceId} AND kind != 'imports.run'`,
+      )
+    ).map((r) => r.kind);
     expect(jobs).toEqual([]);
     expect((await desk.api("GET", "/v1/notifications", { headers: agent.headers })).body.data ?? []).toEqual([]);
   });

@@ -3,6 +3,8 @@ import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { importedTickets, runImportToEnd } from "../../test/kit/imports";
 import { type Dovecot, startDovecot } from "../../test/peers/dovecot";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../db/store";
 
 const MAILBOX = "support@acme.test";
 const dovecot: Dovecot = await startDovecot({ [MAILBOX]: "mailbox-pw" }, { specialUse: { "Sent Items": "\\Sent" } });
@@ -171,10 +173,12 @@ describe("imports: IMAP history", () => {
 
     await desk.consumers.drain();
     await desk.jobs.drain();
-    const jobs = desk.deps.db.$client
-      .query<{ kind: string }, [string]>("SELECT kind FROM jobs WHERE workspace_id = ? AND kind != 'imports.run'")
-      .all(owner.workspaceId)
-      .map((r) => r.kind);
+    const jobs = (
+      await rowsOf<{ kind: string }>(
+        desk.deps.db,
+        sql`SELECT kind FROM jobs WHERE workspace_id = ${owner.workspaceId} AND kind != 'imports.run'`,
+      )
+    ).map((r) => r.kind);
     expect(jobs).toEqual([]);
     expect((await desk.api("GET", "/v1/notifications", { headers: ana.headers })).body.data ?? []).toEqual([]);
   });

@@ -3,6 +3,8 @@ import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { importedTickets, runImportToEnd } from "../../test/kit/imports";
 import { seedSmallAccount, startFakeZendesk, type FakeZendesk } from "../../test/peers/fake-zendesk";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../db/store";
 
 const AGENT_EMAIL = `agent-${crypto.randomUUID().slice(0, 8)}@desk.test`;
 const desk: TestDesk = await startTestDesk({ config: { allowedPrivateHosts: ["127.0.0.1"] } });
@@ -89,10 +91,12 @@ describe("imports: Zendesk", () => {
     // Imported history sends no mail and wakes no reaction.
     await desk.consumers.drain();
     await desk.jobs.drain();
-    const jobs = desk.deps.db.$client
-      .query<{ kind: string }, [string]>("SELECT kind FROM jobs WHERE workspace_id = ? AND kind != 'imports.run'")
-      .all(owner.workspaceId)
-      .map((r) => r.kind);
+    const jobs = (
+      await rowsOf<{ kind: string }>(
+        desk.deps.db,
+        sql`SELECT kind FROM jobs WHERE workspace_id = ${owner.workspaceId} AND kind != 'imports.run'`,
+      )
+    ).map((r) => r.kind);
     expect(jobs).toEqual([]);
     const notifications = await desk.api("GET", "/v1/notifications", { headers: agent.headers });
     expect(notifications.body.data ?? []).toEqual([]);
@@ -182,9 +186,12 @@ describe("imports: Zendesk", () => {
     const done = await runToEnd(other, started.body.id);
     expect(done.status).toBe("failed");
     expect(done.errors.at(-1).message).toContain("refused the credentials");
-    const sealed = desk.deps.db.$client
-      .query<{ options_sealed: string | null }, [string]>("SELECT options_sealed FROM imports WHERE id = ?")
-      .get(started.body.id);
+    const sealed = (
+      await rowsOf<{ options_sealed: string | null }>(
+        desk.deps.db,
+        sql`SELECT options_sealed FROM imports WHERE id = ${started.body.id}`,
+      )
+    )[0];
     expect(sealed?.options_sealed).toBeNull();
   });
 

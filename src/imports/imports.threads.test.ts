@@ -7,6 +7,8 @@ import { seedFreshdeskAccount, startFakeFreshdesk } from "../../test/peers/fake-
 import { seedHelpScoutAccount, startFakeHelpScout } from "../../test/peers/fake-helpscout";
 import { seedSmallAccount, startFakeZendesk } from "../../test/peers/fake-zendesk";
 import { sendRawSmtp } from "../../test/peers/smtp-send";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../db/store";
 
 /**
  * Imported history threads live mail: a customer's reply over SMTP naming an imported message's
@@ -90,9 +92,12 @@ const contactsOf = async (member: Member): Promise<Array<{ email: string | null;
 const companiesOf = async (member: Member): Promise<Array<{ name: string; created_at: string }>> =>
   (await desk.api("GET", "/v1/companies?limit=100", { headers: member.headers })).body.data;
 const mapRows = async (workspaceId: string) =>
-  desk.deps.db.$client
-    .query<{ n: number }, [string]>("SELECT count(*) AS n FROM mail_message_ids WHERE workspace_id = ?")
-    .get(workspaceId)!.n;
+  (
+    await rowsOf<{ n: number }>(
+      desk.deps.db,
+      sql`SELECT count(*) AS n FROM mail_message_ids WHERE workspace_id = ${workspaceId}`,
+    )
+  )[0]!.n;
 
 describe("imports: history threads live mail; records keep their source times", () => {
   test("a live SMTP reply to an imported IMAP message joins its ticket; a re-run adds no map rows", async () => {

@@ -3,6 +3,8 @@ import nodemailer from "nodemailer";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { freePort } from "../../test/peers/dovecot";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../db/store";
 
 const smtpPort = await freePort();
 const desk = await startTestDesk({ env: { DESK_SMTP_PORT: String(smtpPort), DESK_INBOUND_DOMAIN: "desk.test" } });
@@ -19,11 +21,12 @@ const PNG = Buffer.from(
 const client = nodemailer.createTransport({ host: "127.0.0.1", port: smtpPort, secure: false, ignoreTLS: true });
 
 const ticketOfMessage = async (emailMessageId: string) =>
-  desk.deps.db.$client
-    .query<{ id: string; ticket_id: string; body_html: string }, [string, string]>(
-      "SELECT id, ticket_id, body_html FROM messages WHERE workspace_id = ? AND email_message_id = ?",
+  (
+    await rowsOf<{ id: string; ticket_id: string; body_html: string }>(
+      desk.deps.db,
+      sql`SELECT id, ticket_id, body_html FROM messages WHERE workspace_id = ${workspace.id} AND email_message_id = ${emailMessageId}`,
     )
-    .get(workspace.id, emailMessageId)!;
+  )[0]!;
 
 describe("inbound attachments and inline images over SMTP", () => {
   test("parts are stored as attachments; inline images keep a stable cid marker, signed only when presented", async () => {
@@ -44,12 +47,16 @@ describe("inbound attachments and inline images over SMTP", () => {
     expect(stored.body_html).toContain('src="cid:shot@customer.test"');
     expect(stored.body_html).not.toContain("token=");
     expect(stored.body_html).not.toContain("/v1/attachments/");
-    const files = desk.deps.db.$client
-      .query<
-        { id: string; filename: string; inline: number; content_id: string | null; content_type: string },
-        [string]
-      >("SELECT id, filename, inline, content_id, content_type FROM attachments WHERE message_id = ? ORDER BY filename")
-      .all(stored.id);
+    const files = await rowsOf<{
+      id: string;
+      filename: string;
+      inline: number;
+      content_id: string | null;
+      content_type: string;
+    }>(
+      desk.deps.db,
+      sql`SELECT id, filename, inline, content_id, content_type FROM attachments WHERE message_id = ${stored.id} ORDER BY filename`,
+    );
     expect(files.map((f) => [f.filename, f.inline, f.content_id, f.content_type])).toEqual([
       ["error.log", 0, null, "text/plain"],
       ["shot.png", 1, "shot@customer.test", "image/png"],
@@ -101,9 +108,12 @@ describe("inbound attachments and inline images over SMTP", () => {
       text: "Buy now",
     });
     const stored = await ticketOfMessage("spam-1@junk.test");
-    const ticket = desk.deps.db.$client
-      .query<{ spam: number; contact_id: string }, [string]>("SELECT spam, contact_id FROM tickets WHERE id = ?")
-      .get(stored.ticket_id)!;
+    const ticket = (
+      await rowsOf<{ spam: number; contact_id: string }>(
+        desk.deps.db,
+        sql`SELECT spam, contact_id FROM tickets WHERE id = ${stored.ticket_id}`,
+      )
+    )[0]!;
     expect(ticket).toEqual({ spam: 1, contact_id: contact.body.id });
     await client.sendMail({
       from: "welcome@fine.test",
@@ -112,9 +122,12 @@ describe("inbound attachments and inline images over SMTP", () => {
       messageId: "<fine-1@fine.test>",
       text: "Hello",
     });
-    const fine = desk.deps.db.$client
-      .query<{ spam: number }, [string]>("SELECT spam FROM tickets WHERE id = ?")
-      .get((await ticketOfMessage("fine-1@fine.test")).ticket_id)!;
+    const fine = (
+      await rowsOf<{ spam: number }>(
+        desk.deps.db,
+        sql`SELECT spam FROM tickets WHERE id = ${(await ticketOfMessage("fine-1@fine.test")).ticket_id}`,
+      )
+    )[0]!;
     expect(fine.spam).toBe(0);
   });
 });

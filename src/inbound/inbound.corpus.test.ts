@@ -5,6 +5,8 @@ import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { freePort } from "../../test/peers/dovecot";
 import { sendRawSmtp } from "../../test/peers/smtp-send";
+import { sql } from "drizzle-orm";
+import { first, rowsOf } from "../db/store";
 
 /**
  * The awkward-mail corpus (test/mail-corpus, described by expected.json) over real SMTP: every
@@ -35,9 +37,12 @@ const mailbox = await desk.api("POST", "/v1/mailboxes", {
 const send = (raw: Uint8Array) =>
   sendRawSmtp(smtpPort, raw, { from: "sender@customer.test", to: ["support@corpus.test"] });
 const count = async (table: "messages" | "tickets" | "attachments") =>
-  desk.deps.db.$client
-    .query<{ n: number }, [string]>(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = ?`)
-    .get(workspace.id)!.n;
+  (
+    await rowsOf<{ n: number }>(
+      desk.deps.db,
+      sql`SELECT count(*) AS n FROM ${sql.identifier(table)} WHERE workspace_id = ${workspace.id}`,
+    )
+  )[0]!.n;
 
 type StoredMessage = {
   id: string;
@@ -48,20 +53,19 @@ type StoredMessage = {
   original_path: string | null;
 };
 async function storedMessage(entry: Expectation): Promise<StoredMessage | undefined> {
-  const db = desk.deps.db.$client;
-  if (entry.message_id) {
-    return (
-      db
-        .query<StoredMessage, [string, string]>(
-          "SELECT * FROM messages WHERE workspace_id = ? AND email_message_id = ?",
-        )
-        .get(workspace.id, entry.message_id) ?? undefined
+  const db = desk.deps.db;
+  if (entry.message_id)
+    return first(
+      await rowsOf<StoredMessage>(
+        db,
+        sql`SELECT * FROM messages WHERE workspace_id = ${workspace.id} AND email_message_id = ${entry.message_id}`,
+      ),
     );
-  }
-  return (
-    db
-      .query<StoredMessage, [string, string]>("SELECT * FROM messages WHERE workspace_id = ? AND subject = ?")
-      .get(workspace.id, entry.subject!) ?? undefined
+  return first(
+    await rowsOf<StoredMessage>(
+      db,
+      sql`SELECT * FROM messages WHERE workspace_id = ${workspace.id} AND subject = ${entry.subject!}`,
+    ),
   );
 }
 
@@ -80,11 +84,12 @@ describe("the awkward-mail corpus over real SMTP", () => {
       const reply = finalReply(replies);
       if (entry.expect === "refused") {
         if (reply.code !== 550) problems.push(`${entry.file}: expected 550, got ${reply.code} ${reply.text}`);
-        const receipt = desk.deps.db.$client
-          .query<{ outcome: string }, [string, string]>(
-            "SELECT outcome FROM inbound_receipts WHERE mailbox_id = ? AND dedupe_key = ?",
+        const receipt = (
+          await rowsOf<{ outcome: string }>(
+            desk.deps.db,
+            sql`SELECT outcome FROM inbound_receipts WHERE mailbox_id = ${mailbox.body.id} AND dedupe_key = ${`mid:${entry.message_id}`}`,
           )
-          .get(mailbox.body.id, `mid:${entry.message_id}`);
+        )[0];
         if (receipt?.outcome !== `refused:${entry.reason}`) problems.push(`${entry.file}: receipt ${receipt?.outcome}`);
         continue;
       }
@@ -108,12 +113,12 @@ describe("the awkward-mail corpus over real SMTP", () => {
         problems.push(`${entry.file}: NUL stored`);
       if (!message.original_path) problems.push(`${entry.file}: original not kept`);
       if (entry.attachments) {
-        const names = desk.deps.db.$client
-          .query<{ filename: string }, [string]>(
-            "SELECT filename FROM attachments WHERE message_id = ? ORDER BY filename",
+        const names = (
+          await rowsOf<{ filename: string }>(
+            desk.deps.db,
+            sql`SELECT filename FROM attachments WHERE message_id = ${message.id} ORDER BY filename`,
           )
-          .all(message.id)
-          .map((r) => r.filename);
+        ).map((r) => r.filename);
         if (JSON.stringify(names) !== JSON.stringify([...entry.attachments].sort()))
           problems.push(`${entry.file}: attachments ${JSON.stringify(names)}`);
       }
@@ -178,11 +183,12 @@ describe("the awkward-mail corpus over real SMTP", () => {
     const reply = finalReply(await send(new TextEncoder().encode(raw)));
     expect(reply.code).toBe(250);
     const message = (await storedMessage({ file: "", expect: "stored", message_id: "huge@corpus.test" }))!;
-    const file = desk.deps.db.$client
-      .query<{ id: string; size_bytes: number; filename: string }, [string]>(
-        "SELECT id, size_bytes, filename FROM attachments WHERE message_id = ?",
+    const file = (
+      await rowsOf<{ id: string; size_bytes: number; filename: string }>(
+        desk.deps.db,
+        sql`SELECT id, size_bytes, filename FROM attachments WHERE message_id = ${message.id}`,
       )
-      .get(message.id)!;
+    )[0]!;
     expect(file).toMatchObject({ filename: "disk.img", size_bytes: bytes.length });
     const stored = readFileSync(join(desk.dataDir, "attachments", file.id));
     expect(Buffer.compare(stored, Buffer.from(bytes))).toBe(0);

@@ -1,10 +1,10 @@
-import { first } from "../db/store";
 import { afterAll, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { startDovecot } from "../../test/peers/dovecot";
 import { mailboxes } from "../mailboxes/mailboxes.table";
+import { execute, first, rowsOf } from "../db/store";
 
 const dovecot = await startDovecot({ "alice@example.test": "alicepw" });
 afterAll(() => dovecot.dispose());
@@ -16,14 +16,17 @@ const { workspace, owner } = await createWorkspaceWithOwner(desk);
 const raw = (n: number) =>
   `From: Carol <carol${n}@customer.test>\r\nTo: alice@example.test\r\nSubject: Imap ${n}\r\nMessage-ID: <imap-${n}@customer.test>\r\n\r\nBody ${n}\r\n`;
 const subjects = async () =>
-  desk.deps.db.$client
-    .query<{ subject: string }, [string]>("SELECT subject FROM tickets WHERE workspace_id = ? ORDER BY number")
-    .all(workspace.id)
-    .map((r) => r.subject);
+  (
+    await rowsOf<{ subject: string }>(
+      desk.deps.db,
+      sql`SELECT subject FROM tickets WHERE workspace_id = ${workspace.id} ORDER BY number`,
+    )
+  ).map((r) => r.subject);
 const runSync = async () => {
-  desk.deps.db.$client.run("UPDATE jobs SET run_at = ? WHERE kind = 'mailbox.sync' AND state = 'queued'", [
-    new Date(0).toISOString(),
-  ]);
+  await execute(
+    desk.deps.db,
+    sql`UPDATE jobs SET run_at = ${new Date(0).toISOString()} WHERE kind = 'mailbox.sync' AND state = 'queued'`,
+  );
   const job = desk.jobs as unknown as { drain(): Promise<number> };
   // The job idles when the server offers IDLE; close its session shortly so drain returns.
   const closer = setTimeout(() => void import("./inbound.imap").then((m) => m.closeImapSessions(desk.deps.db)), 2000);
@@ -70,9 +73,10 @@ test("Dovecot stopped: status error with a readable last_error; started again: r
   await runSync();
   expect((await row()).status).toBe("error");
   expect((await row()).lastError).toMatch(/IMAP/);
-  const events = desk.deps.db.$client
-    .query<{ type: string }, [string]>("SELECT type FROM events WHERE workspace_id = ? AND type = 'mailbox.updated'")
-    .all(workspace.id);
+  const events = await rowsOf<{ type: string }>(
+    desk.deps.db,
+    sql`SELECT type FROM events WHERE workspace_id = ${workspace.id} AND type = 'mailbox.updated'`,
+  );
   expect(events.length).toBeGreaterThan(0);
   await dovecot.start();
   dovecot.deliver("alice@example.test", raw(4));

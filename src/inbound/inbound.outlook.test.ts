@@ -6,6 +6,8 @@ import { freePort } from "../../test/peers/dovecot";
 import { sendRawSmtp } from "../../test/peers/smtp-send";
 import { startSmtpSink } from "../../test/peers/smtp-sink";
 import { normalizedSubject, stripSubjectPrefixes } from "../mail/mail.subject";
+import { sql } from "drizzle-orm";
+import { execute, rowsOf } from "../db/store";
 
 // Outlook and Exchange often send a reply with Thread-Index and Thread-Topic but no In-Reply-To:
 // these mails go through the real SMTP receiver and must land on the ticket they answer.
@@ -75,20 +77,24 @@ async function deliver(mail: Parameters<typeof outlookMail>[0]): Promise<string>
     to: [mail.to],
   });
   expect(replies.at(-2)?.code).toBe(250);
-  const row = desk.deps.db.$client
-    .query<{ ticket_id: string }, []>(
-      "SELECT ticket_id FROM messages WHERE direction = 'inbound' ORDER BY created_at DESC, id DESC LIMIT 1",
+  const row = (
+    await rowsOf<{ ticket_id: string }>(
+      desk.deps.db,
+      sql`SELECT ticket_id FROM messages WHERE direction = 'inbound' ORDER BY created_at DESC, id DESC LIMIT 1`,
     )
-    .get();
+  )[0];
   return row!.ticket_id;
 }
 
 const ticketCount = async (workspaceId: string) =>
-  desk.deps.db.$client
-    .query<{ n: number }, [string]>("SELECT count(*) AS n FROM tickets WHERE workspace_id = ?")
-    .get(workspaceId)!.n;
+  (
+    await rowsOf<{ n: number }>(
+      desk.deps.db,
+      sql`SELECT count(*) AS n FROM tickets WHERE workspace_id = ${workspaceId}`,
+    )
+  )[0]!.n;
 const setTicket = async (id: string, set: string) =>
-  desk.deps.db.$client.run(`UPDATE tickets SET ${set} WHERE id = ?`, [id]);
+  await execute(desk.deps.db, sql`UPDATE tickets SET ${sql.raw(set)} WHERE id = ${id}`);
 
 describe("threading Outlook replies that lost In-Reply-To", () => {
   test("subjects normalise: reply and forward prefixes of many languages, repeated, any case; ticket tags", () => {
@@ -106,9 +112,9 @@ describe("threading Outlook replies that lost In-Reply-To", () => {
       to: "help@outlook-a.test",
       subject: "Screen flickers",
     });
-    const ticket = desk.deps.db.$client
-      .query<{ number: number }, [string]>("SELECT number FROM tickets WHERE id = ?")
-      .get(first)!;
+    const ticket = (
+      await rowsOf<{ number: number }>(desk.deps.db, sql`SELECT number FROM tickets WHERE id = ${first}`)
+    )[0]!;
     const reply = await desk.api("POST", `/v1/tickets/${first}/messages`, {
       headers: a.owner.headers,
       body: { kind: "reply", body_html: "<p>Which model?</p>" },
@@ -131,9 +137,9 @@ describe("threading Outlook replies that lost In-Reply-To", () => {
     });
     expect(answer).toBe(first);
     expect(await ticketCount(a.workspaceId)).toBe(count);
-    const status = desk.deps.db.$client
-      .query<{ status: string }, [string]>("SELECT status FROM tickets WHERE id = ?")
-      .get(first)!.status;
+    const status = (
+      await rowsOf<{ status: string }>(desk.deps.db, sql`SELECT status FROM tickets WHERE id = ${first}`)
+    )[0]!.status;
     expect(status).toBe("open");
     expect(ticket.number).toBeGreaterThan(0);
   });

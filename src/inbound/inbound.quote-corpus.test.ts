@@ -3,6 +3,8 @@ import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { judge, loadQuoteCorpus, replyMailFor } from "../../test/quote-corpus";
 import { htmlToText } from "../lib/sanitize";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../db/store";
 
 /**
  * The quote-trimming corpus (../shared/mail-trimming) through the real inbound pipeline: each
@@ -61,9 +63,12 @@ describe("quote trimming on the reply corpus, through the inbound pipeline", () 
       const res = await post(raw);
       expect(res.body.status).toBe("appended");
       expect(res.body.ticket_id).toBe(first.body.ticket_id);
-      const stored = desk.deps.db.$client
-        .query<Stored, [string]>("SELECT ticket_id, body_text, body_html, has_quoted FROM messages WHERE id = ?")
-        .get(res.body.message_id)!;
+      const stored = (
+        await rowsOf<Stored>(
+          desk.deps.db,
+          sql`SELECT ticket_id, body_text, body_html, has_quoted FROM messages WHERE id = ${res.body.message_id}`,
+        )
+      )[0]!;
       const asText = judge(stored.body_text, fixture);
       const asHtml = judge(htmlToText(stored.body_html), fixture);
       if (asText.right && asHtml.right) right++;

@@ -5,6 +5,8 @@ import { createWorkspaceWithOwner } from "../../test/factories";
 import { lastSeq } from "../../test/kit/events";
 import { freePort } from "../../test/peers/dovecot";
 import { startSmtpSink } from "../../test/peers/smtp-sink";
+import { sql } from "drizzle-orm";
+import { execute, rowsOf } from "../db/store";
 
 const sink = await startSmtpSink();
 const smtpPort = await freePort();
@@ -95,15 +97,15 @@ const postInbound = (raw: string, secret = "test-inbound-secret", to = "support@
   });
 
 const ticketsOf = async () =>
-  desk.deps.db.$client
-    .query<{ id: string; number: number; status: string; spam: number; subject: string }, [string]>(
-      "SELECT id, number, status, spam, subject FROM tickets WHERE workspace_id = ? ORDER BY number",
-    )
-    .all(workspace.id);
+  await rowsOf<{ id: string; number: number; status: string; spam: number; subject: string }>(
+    desk.deps.db,
+    sql`SELECT id, number, status, spam, subject FROM tickets WHERE workspace_id = ${workspace.id} ORDER BY number`,
+  );
 const messagesOf = async (ticketId: string) =>
-  desk.deps.db.$client
-    .query<Record<string, unknown>, [string]>("SELECT * FROM messages WHERE ticket_id = ? ORDER BY created_at, id")
-    .all(ticketId);
+  await rowsOf<Record<string, unknown>>(
+    desk.deps.db,
+    sql`SELECT * FROM messages WHERE ticket_id = ${ticketId} ORDER BY created_at, id`,
+  );
 
 describe("inbound over SMTP", () => {
   test("unknown recipients are refused at RCPT with 550", async () => {
@@ -147,9 +149,10 @@ describe("inbound over SMTP", () => {
       to: '["carol@customer.test"]',
     });
     expect(sent[0]).toContain(`Message-ID: <${autoReply.id}@desk.test>`);
-    const created = desk.deps.db.$client
-      .query<{ data: string }, [string]>("SELECT data FROM events WHERE workspace_id = ? AND type = 'message.created'")
-      .all(workspace.id);
+    const created = await rowsOf<{ data: string }>(
+      desk.deps.db,
+      sql`SELECT data FROM events WHERE workspace_id = ${workspace.id} AND type = 'message.created'`,
+    );
     expect(created.filter((e) => e.data.includes(String(autoReply.id)))).toHaveLength(1);
   });
 
@@ -174,12 +177,13 @@ describe("inbound over SMTP", () => {
     expect(sent).toContain("-- Acme");
     const stored = (await messagesOf(ticket!.id)).find((m) => m.id === reply.body.id)!;
     expect(stored.delivery_status).toBe("sent");
-    const updated = desk.deps.db.$client
-      .query<{ data: string }, [string]>("SELECT data FROM events WHERE workspace_id = ? AND type = 'message.updated'")
-      .all(workspace.id);
+    const updated = await rowsOf<{ data: string }>(
+      desk.deps.db,
+      sql`SELECT data FROM events WHERE workspace_id = ${workspace.id} AND type = 'message.updated'`,
+    );
     expect(updated.some((e) => e.data.includes('"delivery_status":"sent"'))).toBe(true);
 
-    desk.deps.db.$client.run("UPDATE tickets SET status = 'solved' WHERE id = ?", [ticket!.id]);
+    await execute(desk.deps.db, sql`UPDATE tickets SET status = 'solved' WHERE id = ${ticket!.id}`);
     const answer = eml({
       subject: "Re: something else",
       headers: [`In-Reply-To: <${reply.body.id}@desk.test>`],
@@ -325,7 +329,7 @@ describe("sender checks and the HTTP door", () => {
 
   test("a From address no contact can have is refused before any of its files is stored (found by the MIME fuzzer)", async () => {
     const files = async () =>
-      desk.deps.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM attachments").get()!.n;
+      (await rowsOf<{ n: number }>(desk.deps.db, sql`SELECT count(*) AS n FROM attachments`))[0]!.n;
     const before = await files();
     const raw = [
       "From: Carol <carol@customer\u0001test>",
@@ -367,12 +371,12 @@ describe("inbound: the new ticket's events show what is stored", () => {
       }),
     );
     expect(result.body.status).toBe("created");
-    const events = desk.deps.db.$client
-      .query<{ type: string; data: string }, [string, number]>(
-        "SELECT type, data FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq",
+    const events = (
+      await rowsOf<{ type: string; data: string }>(
+        desk.deps.db,
+        sql`SELECT type, data FROM events WHERE workspace_id = ${workspace.id} AND seq > ${seqBefore} ORDER BY seq`,
       )
-      .all(workspace.id, seqBefore)
-      .map((e) => ({ type: e.type, data: JSON.parse(e.data) as Record<string, unknown> }));
+    ).map((e) => ({ type: e.type, data: JSON.parse(e.data) as Record<string, unknown> }));
     // Earlier tests' background jobs may add their own events (message.updated): look at this mail's.
     const created = events.filter((e) => ["contact.created", "ticket.created", "message.created"].includes(e.type));
     expect(created.map((e) => e.type)).toEqual(["contact.created", "ticket.created", "message.created"]);

@@ -1,6 +1,6 @@
-import { first } from "../db/store";
+import { first, rowsOf } from "../db/store";
 import { describe, expect, test } from "bun:test";
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { simpleParser } from "mailparser";
 import { join } from "node:path";
@@ -115,9 +115,10 @@ describe("POST /v1/invitations", () => {
     expect(mail).toContain("Subject: Join ");
     expect(mail).toContain(created.url);
     // The job's payload holds the link sealed, never the token in clear.
-    const payloads = desk.deps.db.$client
-      .query<{ payload: string }, []>("SELECT payload FROM jobs WHERE kind = 'invitation.mail'")
-      .all();
+    const payloads = await rowsOf<{ payload: string }>(
+      desk.deps.db,
+      sql`SELECT payload FROM jobs WHERE kind = 'invitation.mail'`,
+    );
     expect(payloads.length).toBeGreaterThan(0);
     for (const { payload } of payloads) expect(payload).not.toContain(tokenOf(created.url));
     // listing shows it; inviting the same address again replaces it

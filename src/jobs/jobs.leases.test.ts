@@ -4,11 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pino from "pino";
 import { z } from "zod";
-import { migrations } from "../../migrations/index";
-import { openDatabase, type Db } from "../db/database";
-import { migrate } from "../db/migrate";
+import { sql } from "drizzle-orm";
+import { openMigratedDatabase } from "../../test/kit/database.sqlite";
+import type { Db } from "../db/database";
 import { setDeskClock } from "../db/desk-clock";
-import { createRuntime } from "../db/runtime";
+import { execute, rowsOf } from "../db/store";
 import { transact } from "../db/tx";
 import { manualClock } from "../lib/clock";
 import { createLogger, type Logger } from "../lib/logger";
@@ -26,8 +26,7 @@ afterAll(() => {
 function fresh(): { db: Db; clock: ReturnType<typeof manualClock> } {
   const dir = mkdtempSync(join(tmpdir(), "desk-leases-"));
   dirs.push(dir);
-  const db = openDatabase(join(dir, "desk.db"), createRuntime());
-  migrate(db.$client, migrations);
+  const db = openMigratedDatabase(join(dir, "desk.db"));
   const clock = manualClock();
   setDeskClock(db, clock);
   return { db, clock };
@@ -43,11 +42,12 @@ type LeaseRow = {
   last_error: string | null;
 };
 const rowOf = async (db: Db, id: string) =>
-  db.$client
-    .query<LeaseRow, [string]>(
-      "SELECT state, attempts, lease_owner, lease_node, lease_token, lease_until, last_error FROM jobs WHERE id = ?",
+  (
+    await rowsOf<LeaseRow>(
+      db,
+      sql`SELECT state, attempts, lease_owner, lease_node, lease_token, lease_until, last_error FROM jobs WHERE id = ${id}`,
     )
-    .get(id)!;
+  )[0]!;
 const add = async (db: Db, kind: string, payload: unknown = {}) =>
   (await transact(db, async (tx) => await enqueueByName(tx, kind, payload)))!;
 
@@ -94,10 +94,10 @@ function capturingLogger() {
 
 /** Puts a job in the state a runner of `node` leaves it in while running it (or after dying in it). */
 async function leftRunning(db: Db, id: string, node: string, leaseUntil: Date) {
-  db.$client.run(
-    `UPDATE jobs SET state = 'running', attempts = 1, lease_owner = 'a-runner-that-is-gone', lease_node = ?,
-     lease_token = 'its-claim', lease_until = ? WHERE id = ?`,
-    [node, leaseUntil.toISOString(), id],
+  await execute(
+    db,
+    sql`UPDATE jobs SET state = 'running', attempts = 1, lease_owner = 'a-runner-that-is-gone', lease_node = ${node},
+     lease_token = 'its-claim', lease_until = ${leaseUntil.toISOString()} WHERE id = ${id}`,
   );
 }
 
@@ -289,9 +289,10 @@ describe("job leases", () => {
     await runner.start();
     await until(async () => (await rowOf(db, id)).state === "running");
     // Another runner took it over (as after a stall past the lease): a new claim, a new token.
-    db.$client.run("UPDATE jobs SET lease_owner = 'other', lease_node = 'n2', lease_token = 'newer' WHERE id = ?", [
-      id,
-    ]);
+    await execute(
+      db,
+      sql`UPDATE jobs SET lease_owner = 'other', lease_node = 'n2', lease_token = 'newer' WHERE id = ${id}`,
+    );
     await until(() => aborted, 250);
     expect(runner.stats().running["t.taken"]).toBe(0);
     expect(await rowOf(db, id)).toMatchObject({ state: "running", lease_token: "newer" });

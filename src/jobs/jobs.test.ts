@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { openDatabase, type Db } from "../db/database";
-import { createRuntime } from "../db/runtime";
-import { migrate } from "../db/migrate";
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/database";
+import { execute, rowsOf } from "../db/store";
 import { transact } from "../db/tx";
 import { manualClock, systemClock, type Clock } from "../lib/clock";
 import { createLogger } from "../lib/logger";
-import { migrations } from "../../migrations/index";
+import { openMigratedDatabase } from "../../test/kit/database.sqlite";
 import { backoffDelay, defineJob, PermanentFailure, RetryLater, type AnyJob } from "./define";
 import { enqueueByName } from "./enqueue";
 import { createJobRunner, type RunnerOptions } from "./runner";
@@ -24,16 +24,15 @@ function freshDb(): { db: Db; path: string } {
   const dir = mkdtempSync(join(tmpdir(), "desk-jobs-"));
   dirs.push(dir);
   const path = join(dir, "desk.db");
-  const db = openDatabase(path, createRuntime());
-  migrate(db.$client, migrations);
+  const db = openMigratedDatabase(path);
   return { db, path };
 }
 
 type JobState = { state: string; attempts: number; run_at: string; last_error: string | null; max_attempts: number };
 const jobRow = async (db: Db, id: string) =>
-  db.$client
-    .query<JobState, [string]>("SELECT state, attempts, run_at, last_error, max_attempts FROM jobs WHERE id = ?")
-    .get(id)!;
+  (
+    await rowsOf<JobState>(db, sql`SELECT state, attempts, run_at, last_error, max_attempts FROM jobs WHERE id = ${id}`)
+  )[0]!;
 const add = async (db: Db, kind: string, payload: unknown = {}, options: Parameters<typeof enqueueByName>[3] = {}) =>
   (await transact(db, async (tx) => await enqueueByName(tx, kind, payload, options)))!;
 
@@ -169,9 +168,9 @@ describe("job runner", () => {
     }
     child.kill("SIGKILL");
     await child.exited;
-    const left = db.$client
-      .query<{ id: string; state: string }, []>("SELECT id, state FROM jobs WHERE kind = 'test.crashy'")
-      .get()!;
+    const left = (
+      await rowsOf<{ id: string; state: string }>(db, sql`SELECT id, state FROM jobs WHERE kind = 'test.crashy'`)
+    )[0]!;
     expect(left.state).toBe("running");
 
     const ran: string[] = [];
@@ -197,7 +196,7 @@ describe("job runner", () => {
   test("an interrupted run that was its last attempt fails at start instead of looping", async () => {
     const { db } = freshDb();
     const id = await add(db, "t.poison", {}, { maxAttempts: 1 });
-    db.$client.run("UPDATE jobs SET state = 'running', attempts = 1 WHERE id = ?", [id]);
+    await execute(db, sql`UPDATE jobs SET state = 'running', attempts = 1 WHERE id = ${id}`);
     const { runner } = runnerFor(db, [defineJob({ schema: z.unknown(), name: "t.poison", handler() {} })]);
     await runner.start();
     await runner.stop();
@@ -216,9 +215,7 @@ describe("job runner", () => {
     await runner.start();
     await runner.start();
     const queued = async () =>
-      db.$client
-        .query<{ run_at: string }, []>("SELECT run_at FROM jobs WHERE kind = 't.cron' AND state = 'queued'")
-        .all();
+      await rowsOf<{ run_at: string }>(db, sql`SELECT run_at FROM jobs WHERE kind = 't.cron' AND state = 'queued'`);
     expect(await queued()).toEqual([{ run_at: "2026-03-01T10:05:00.000Z" }]);
     clock.advance(3 * 60_000);
     await runner.drain();
@@ -319,9 +316,12 @@ describe("job runner", () => {
     );
     await Promise.all(Array.from({ length: 40 }, () => add(db, "t.burst")));
     const running = async () =>
-      db.$client
-        .query<{ n: number }, []>("SELECT count(*) AS n FROM jobs WHERE kind = 't.burst' AND state != 'queued'")
-        .get()!.n;
+      (
+        await rowsOf<{ n: number }>(
+          db,
+          sql`SELECT count(*) AS n FROM jobs WHERE kind = 't.burst' AND state != 'queued'`,
+        )
+      )[0]!.n;
     await runner.start();
     expect(await running()).toBe(16);
     await until(() => done === 40);
@@ -346,9 +346,9 @@ describe("job runner", () => {
     await Promise.all(Array.from({ length: 40 }, () => add(db, "t.index")));
     await Promise.all(Array.from({ length: 4 }, () => add(db, "t.mail")));
     const claimed = async (kind: string) =>
-      db.$client
-        .query<{ n: number }, [string]>("SELECT count(*) AS n FROM jobs WHERE kind = ? AND state != 'queued'")
-        .get(kind)!.n;
+      (
+        await rowsOf<{ n: number }>(db, sql`SELECT count(*) AS n FROM jobs WHERE kind = ${kind} AND state != 'queued'`)
+      )[0]!.n;
     await runner.start();
     // The first turn: every mail starts, and the background kind still gets its whole budget.
     expect(await claimed("t.mail")).toBe(4);

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import { execute } from "../db/store";
 import { auditLogs } from "../audit/audit.table";
 import { events } from "../events/events.table";
 import { startTestDesk, type TestDesk } from "../../test/harness";
@@ -250,9 +251,10 @@ describe("labels on records", () => {
 
   test("unknown_label when label creation is restricted to admins", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    desk.deps.db.$client
-      .query("UPDATE workspaces SET settings = json_set(settings, '$.label_creation', 'admins') WHERE id = ?")
-      .run(workspace.id);
+    await execute(
+      desk.deps.db,
+      sql`UPDATE workspaces SET settings = json_set(settings, '$.label_creation', 'admins') WHERE id = ${workspace.id}`,
+    );
     const agent = await addMember(desk, workspace.id, "agent");
     await newTag(owner, { name: "existing" });
     const res = await contactWith(agent, { tags: ["existing", "brand new"] });
@@ -392,10 +394,11 @@ describe("labels on records", () => {
 describe("label limits", () => {
   test("a workspace holds at most 1000 labels, by POST or by naming on a record", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    const insert = desk.deps.db.$client.query(
-      "INSERT INTO tags (id, workspace_id, name, name_key, color, description, position, archived, applies_to, created_at, updated_at) VALUES (?, ?, ?, ?, 'gray', '', ?, 0, '[\"tickets\",\"contacts\",\"companies\"]', '', '')",
-    );
-    for (let i = 0; i < 999; i++) insert.run(`seed-${workspace.id}-${i}`, workspace.id, `seed ${i}`, `seed ${i}`, i);
+    for (let i = 0; i < 999; i++)
+      await execute(
+        desk.deps.db,
+        sql`INSERT INTO tags (id, workspace_id, name, name_key, color, description, position, archived, applies_to, created_at, updated_at) VALUES (${`seed-${workspace.id}-${i}`}, ${workspace.id}, ${`seed ${i}`}, ${`seed ${i}`}, 'gray', '', ${i}, 0, '["tickets","contacts","companies"]', '', '')`,
+      );
     await newTag(owner, { name: "the thousandth" });
     const over = await desk.api("POST", "/v1/tags", { headers: owner.headers, body: { name: "one more" } });
     expect(over.status).toBe(422);

@@ -9,6 +9,8 @@ import { runImportToEnd } from "../../test/kit/imports";
 import { removeAttachmentFilesOf } from "../attachments/attachments.public";
 import { removeWorkspaceMail } from "../inbound/inbound.public";
 import type { BlobStore } from "./blob-store";
+import { sql } from "drizzle-orm";
+import { execute, rowsOf } from "../db/store";
 
 const SRC = join(import.meta.dir, "..");
 
@@ -197,9 +199,12 @@ describe("features use deps.blobs", async () => {
     expect(posted.body.status).toBe("created");
     const put = calls.find((c) => c.startsWith("put mail/"));
     expect(put).toMatch(/^put mail\/[0-9a-f-]{36}\/\d{4}-\d{2}\/[0-9a-f-]{36}\.eml$/);
-    const stored = desk.deps.db.$client
-      .query<{ original_path: string }, [string]>("SELECT original_path FROM messages WHERE id = ?")
-      .get(posted.body.message_id)!;
+    const stored = (
+      await rowsOf<{ original_path: string }>(
+        desk.deps.db,
+        sql`SELECT original_path FROM messages WHERE id = ${posted.body.message_id}`,
+      )
+    )[0]!;
     expect(stored.original_path).toBe(put!.slice(4));
     expect(readFileSync(join(desk.dataDir, stored.original_path), "utf8")).toBe(raw);
   });
@@ -230,12 +235,11 @@ describe("features use deps.blobs", async () => {
     });
     expect(posted.body.status).toBe("created");
     const id = posted.body.message_id as string;
-    const client = desk.deps.db.$client;
-    const key = client
-      .query<{ original_path: string }, [string]>("SELECT original_path FROM messages WHERE id = ?")
-      .get(id)!.original_path;
+    const key = (
+      await rowsOf<{ original_path: string }>(desk.deps.db, sql`SELECT original_path FROM messages WHERE id = ${id}`)
+    )[0]!.original_path;
     const setPath = async (path: string) =>
-      client.run("UPDATE messages SET original_path = ? WHERE id = ?", [path, id]);
+      await execute(desk.deps.db, sql`UPDATE messages SET original_path = ${path} WHERE id = ${id}`);
     const original = () => desk.api("GET", `/v1/messages/${id}/original`, { headers: owner.headers });
 
     calls.length = 0;
@@ -293,11 +297,12 @@ describe("features use deps.blobs", async () => {
     expect(readdirSync(join(desk.dataDir, "imports"))).toEqual([]);
 
     // An import that cannot start (one of the same account still runs) leaves no file behind.
-    const running = "UPDATE imports SET status = ? WHERE id = ?";
-    desk.deps.db.$client.run(running, ["running", started.body.id]);
+    const running = async (status: string) =>
+      await execute(desk.deps.db, sql`UPDATE imports SET status = ${status} WHERE id = ${started.body.id}`);
+    await running("running");
     calls.length = 0;
     const refused = await desk.api("POST", "/v1/imports", { headers: owner.headers, raw: csvForm(csv) });
-    desk.deps.db.$client.run(running, ["succeeded", started.body.id]);
+    await running("succeeded");
     expect(refused.status).toBe(409);
     expect(calls).toHaveLength(2);
     expect(calls[0]).toMatch(/^put imports\/[^/]+\.csv$/);

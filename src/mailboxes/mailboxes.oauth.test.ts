@@ -1,10 +1,10 @@
-import { first } from "../db/store";
+import { first, rowsOf } from "../db/store";
 import { afterAll, describe, expect, test } from "bun:test";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { startTestDesk } from "../../test/harness";
 import { addMember, createWorkspaceWithOwner } from "../../test/factories";
@@ -323,9 +323,10 @@ describe("sending through the provider: token refresh and SMTP XOAUTH2", () => {
     const sent = delivered.find((m) => m.includes("It shipped."))!;
     expect(sent).toContain("From: Refresh <refresh@provider-a.test>");
     expect(sent).toMatch(/^To: .*buyer@customer\.test/m);
-    const messages = desk.deps.db.$client
-      .query<{ delivery_status: string }, [string]>("SELECT delivery_status FROM messages WHERE ticket_id = ?")
-      .all(ticket.body.id);
+    const messages = await rowsOf<{ delivery_status: string }>(
+      desk.deps.db,
+      sql`SELECT delivery_status FROM messages WHERE ticket_id = ${ticket.body.id}`,
+    );
     expect(messages.map((m) => m.delivery_status)).toEqual(["sent"]);
   });
 
@@ -346,11 +347,10 @@ describe("sending through the provider: token refresh and SMTP XOAUTH2", () => {
       },
     });
     await desk.jobs.drain();
-    const [message] = desk.deps.db.$client
-      .query<{ delivery_status: string; delivery_error: string }, [string]>(
-        "SELECT delivery_status, delivery_error FROM messages WHERE ticket_id = ?",
-      )
-      .all(ticket.body.id);
+    const [message] = await rowsOf<{ delivery_status: string; delivery_error: string }>(
+      desk.deps.db,
+      sql`SELECT delivery_status, delivery_error FROM messages WHERE ticket_id = ${ticket.body.id}`,
+    );
     expect(message!.delivery_status).toBe("failed");
     expect(message!.delivery_error).toMatch(/Authentication failed|535|334/);
     expect(smtpAuths.at(-1)!.ok).toBe(false);

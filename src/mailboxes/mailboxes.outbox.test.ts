@@ -5,6 +5,8 @@ import { createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk, type TestDesk } from "../../test/harness";
 import { startSmtpSink } from "../../test/peers/smtp-sink";
 import { OUTBOX_ONLY } from "./mailboxes.check";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../db/store";
 
 const sink = await startSmtpSink();
 afterAll(() => sink.stop());
@@ -92,9 +94,10 @@ describe("a system mailbox without DESK_SMTP_URL says its mail only reaches the 
     const mailbox = await systemMailbox(plain, owner);
     const message = await replyOnEmailTicket(plain, owner, mailbox.id);
     expect(message).toMatchObject({ delivery_status: "sent", delivery_via: "outbox", delivery_error: "" });
-    const events = plain.deps.db.$client
-      .query<{ data: string }, [string]>("SELECT data FROM events WHERE workspace_id = ? AND type = 'message.updated'")
-      .all(workspace.id);
+    const events = await rowsOf<{ data: string }>(
+      plain.deps.db,
+      sql`SELECT data FROM events WHERE workspace_id = ${workspace.id} AND type = 'message.updated'`,
+    );
     expect(events.map((e) => JSON.parse(e.data).message.delivery_via)).toContain("outbox");
     const outbox = join(plain.dataDir, "outbox");
     const files = readdirSync(outbox).filter((f) =>

@@ -1,4 +1,4 @@
-import { first } from "../db/store";
+import { first, rowsOf } from "../db/store";
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,7 +8,7 @@ import { addMember, createKey, createWorkspaceWithOwner } from "../../test/facto
 import { startDovecot, type Dovecot } from "../../test/peers/dovecot";
 import { startSmtpSink, type SmtpSink } from "../../test/peers/smtp-sink";
 import { mailboxes } from "./mailboxes.table";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 
 const dovecot: Dovecot = await startDovecot({ "alice@example.test": "alicepw" });
 const sink: SmtpSink = await startSmtpSink();
@@ -29,11 +29,10 @@ afterAll(async () => {
 });
 
 const eventsOf = async (workspaceId: string) =>
-  desk.deps.db.$client
-    .query<{ type: string; data: string }, [string]>(
-      "SELECT type, data FROM events WHERE workspace_id = ? ORDER BY seq",
-    )
-    .all(workspaceId);
+  await rowsOf<{ type: string; data: string }>(
+    desk.deps.db,
+    sql`SELECT type, data FROM events WHERE workspace_id = ${workspaceId} ORDER BY seq`,
+  );
 
 describe("mailboxes CRUD", () => {
   test("access: 401 without credential, 403 for agents and keys without settings scopes, key with both scopes allowed", async () => {
@@ -77,9 +76,10 @@ describe("mailboxes CRUD", () => {
     const events = (await eventsOf(workspace.id)).filter((e) => e.type.startsWith("mailbox."));
     expect(events.map((e) => e.type)).toEqual(["mailbox.created"]);
     expect(events[0]!.data).not.toContain("hunter22");
-    const audit = desk.deps.db.$client
-      .query<{ action: string; data: string }, [string]>("SELECT action, data FROM audit_logs WHERE workspace_id = ?")
-      .all(workspace.id);
+    const audit = await rowsOf<{ action: string; data: string }>(
+      desk.deps.db,
+      sql`SELECT action, data FROM audit_logs WHERE workspace_id = ${workspace.id}`,
+    );
     expect(audit.map((a) => a.action)).toContain("mailbox.created");
     expect(audit.map((a) => a.data).join()).not.toContain("hunter22");
 

@@ -1,8 +1,8 @@
-import { first, one } from "../db/store";
+import { execute, first, one, rowsOf } from "../db/store";
 import { afterAll, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { transact } from "../db/tx";
 import { startTestDesk } from "../../test/harness";
 import { createWorkspaceWithOwner } from "../../test/factories";
@@ -78,9 +78,10 @@ async function oauthMailbox(email: string, accessToken: string): Promise<string>
 }
 
 const runSync = async () => {
-  desk.deps.db.$client.run("UPDATE jobs SET run_at = ? WHERE kind = 'mailbox.sync' AND state = 'queued'", [
-    new Date(0).toISOString(),
-  ]);
+  await execute(
+    desk.deps.db,
+    sql`UPDATE jobs SET run_at = ${new Date(0).toISOString()} WHERE kind = 'mailbox.sync' AND state = 'queued'`,
+  );
   // The job idles when the server offers IDLE; close its session shortly so drain returns.
   const closer = setTimeout(
     () => void import("../inbound/inbound.imap").then((m) => m.closeImapSessions(desk.deps.db)),
@@ -100,11 +101,10 @@ test("an OAuth mailbox logs in with XOAUTH2, is polled, and its mail becomes a t
   );
   await runSync();
   expect(introspected).toContain(GOOD_TOKEN);
-  const tickets = desk.deps.db.$client
-    .query<{ subject: string; mailbox_id: string }, [string]>(
-      "SELECT subject, mailbox_id FROM tickets WHERE workspace_id = ?",
-    )
-    .all(workspace.id);
+  const tickets = await rowsOf<{ subject: string; mailbox_id: string }>(
+    desk.deps.db,
+    sql`SELECT subject, mailbox_id FROM tickets WHERE workspace_id = ${workspace.id}`,
+  );
   expect(tickets).toEqual([{ subject: "Via XOAUTH2", mailbox_id: id }]);
   expect((await row(id)).status).toBe("active");
   expect((await row(id)).lastError).toBe("");

@@ -16,6 +16,8 @@ import {
   recordHttpRequest,
   renderMetrics,
 } from "./metrics";
+import { sql } from "drizzle-orm";
+import { execute, rowsOf } from "../db/store";
 
 const desk = await startTestDesk();
 
@@ -56,9 +58,12 @@ describe("GET /metrics", () => {
     expect(await metrics()).toContain('desk_consumer_lag_events{consumer="sla.tracker"} 0');
     await stalled.api("POST", "/v1/tickets", { headers: owner.headers, body: { subject: "Waiting" } });
     // Events carry the time they were stored at; the scrape's clock is set 90 s after the newest.
-    const stored = stalled.deps.db.$client
-      .query<{ at: string }, []>("SELECT occurred_at AS at FROM events ORDER BY rowid DESC LIMIT 1")
-      .get()!.at;
+    const stored = (
+      await rowsOf<{ at: string }>(
+        stalled.deps.db,
+        sql`SELECT occurred_at AS at FROM events ORDER BY rowid DESC LIMIT 1`,
+      )
+    )[0]!.at;
     clock.set(new Date(Date.parse(stored) + 90_000));
     const behind = await metrics();
     expect(behind).toMatch(/desk_consumer_lag_events\{consumer="sla.tracker"\} [1-9]/);
@@ -68,8 +73,9 @@ describe("GET /metrics", () => {
     expect(caughtUp).toContain('desk_consumer_lag_seconds{consumer="sla.tracker"} 0');
     expect(caughtUp).toMatch(/desk_consumer_events_total\{consumer="sla.tracker",outcome="handled"\} [1-9]/);
     // Only running consumers are labelled, whatever cursor rows the table holds.
-    stalled.deps.db.$client.run(
-      "INSERT INTO event_consumers (name, last_rowid, updated_at) VALUES ('gone.consumer', 0, '')",
+    await execute(
+      stalled.deps.db,
+      sql`INSERT INTO event_consumers (name, last_rowid, updated_at) VALUES ('gone.consumer', 0, '')`,
     );
     expect(await metrics()).not.toContain("gone.consumer");
     await stalled.stop();

@@ -1,8 +1,8 @@
-import { first } from "../db/store";
+import { first, rowsOf } from "../db/store";
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { simpleParser } from "mailparser";
 import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk, type TestDesk } from "../../test/harness";
@@ -297,11 +297,12 @@ describe("produced notifications", () => {
     for (const id of [outsider.id, owner.id, stranger.owner.id])
       expect(await transact(desk.deps.db, async (tx) => await notificationsOf(tx, workspace.id, id))).toEqual([]);
     // the event went out scoped to the private team as well
-    const event = desk.deps.db.$client
-      .query<{ private_team_id: string }, [string]>(
-        "SELECT private_team_id FROM events WHERE type = 'notification.created' AND workspace_id = ?",
+    const event = (
+      await rowsOf<{ private_team_id: string }>(
+        desk.deps.db,
+        sql`SELECT private_team_id FROM events WHERE type = 'notification.created' AND workspace_id = ${workspace.id}`,
       )
-      .get(workspace.id);
+    )[0];
     expect(event?.private_team_id).toBe(team.id);
   });
 

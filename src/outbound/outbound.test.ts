@@ -3,17 +3,19 @@ import { systemContext } from "../auth/context";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { addMessage, createTicket } from "../tickets/tickets.public";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../db/store";
 
 const desk = await startTestDesk({ env: { DESK_JOBS: "off" } });
 const { workspace } = await createWorkspaceWithOwner(desk);
 
 const sendPayloads = async () =>
-  desk.deps.db.$client
-    .query<{ payload: string }, [string]>(
-      "SELECT payload FROM jobs WHERE kind = 'mail.send_reply' AND workspace_id = ?",
+  (
+    await rowsOf<{ payload: string }>(
+      desk.deps.db,
+      sql`SELECT payload FROM jobs WHERE kind = 'mail.send_reply' AND workspace_id = ${workspace.id}`,
     )
-    .all(workspace.id)
-    .map((r) => JSON.parse(r.payload) as { message_id: string; auto_reply?: boolean });
+  ).map((r) => JSON.parse(r.payload) as { message_id: string; auto_reply?: boolean });
 
 test("the auto-reply says so explicitly through the ticket API; other replies are sent unmarked", async () => {
   const ctx = systemContext(workspace.id);

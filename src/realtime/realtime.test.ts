@@ -7,6 +7,8 @@ import { teamMembers, teams } from "../teams/teams.table";
 import { startTestDesk } from "../../test/harness";
 import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { connect, type TestSocket } from "../../test/kit/realtime-client";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../db/store";
 
 const desk = await startTestDesk();
 const wsBase = desk.url.replace(/^http/, "ws");
@@ -231,11 +233,12 @@ describe("gateway", () => {
     expect(relayed.seq).toBeUndefined();
     await ready(typist);
     expect(typist.frames.some((f) => f.type === "chat.typing")).toBe(false);
-    const stored = desk.deps.db.$client
-      .query<{ n: number }, [string]>(
-        "SELECT count(*) AS n FROM events WHERE workspace_id = ? AND type = 'chat.typing'",
+    const stored = (
+      await rowsOf<{ n: number }>(
+        desk.deps.db,
+        sql`SELECT count(*) AS n FROM events WHERE workspace_id = ${workspace.id} AND type = 'chat.typing'`,
       )
-      .get(workspace.id);
+    )[0];
     expect(stored!.n).toBe(0);
   });
 

@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { migrations } from "../../migrations/index";
-import { openDatabase, type Db } from "../db/database";
-import { migrate } from "../db/migrate";
-import { createRuntime } from "../db/runtime";
+import { sql } from "drizzle-orm";
+import { openMigratedDatabase } from "../../test/kit/database.sqlite";
+import type { Db } from "../db/database";
+import { execute, rowsOf } from "../db/store";
 import { transact } from "../db/tx";
 import { storeVector } from "./semantic.store";
 import type { SemanticKind } from "./semantic.table";
@@ -18,9 +18,7 @@ afterAll(() => {
 function freshDb(): Db {
   const dir = mkdtempSync(join(tmpdir(), "desk-semantic-seqs-"));
   dirs.push(dir);
-  const db = openDatabase(join(dir, "desk.db"), createRuntime());
-  migrate(db.$client, migrations);
-  return db;
+  return openMigratedDatabase(join(dir, "desk.db"));
 }
 
 const NOW = "2026-11-28T10:00:00.000Z";
@@ -31,15 +29,14 @@ const store = async (db: Db, workspaceId: string, kind: SemanticKind, docId: str
       await storeVector(tx, { workspaceId, kind, docId, model: "m", vector: Buffer.alloc(16), text: null, now: NOW }),
   );
 const seqOf = async (db: Db, kind: SemanticKind, docId: string) =>
-  db.$client
-    .query<{ seq: number }, [string, string]>("SELECT seq FROM semantic_vectors WHERE kind = ? AND doc_id = ?")
-    .get(kind, docId)!.seq;
+  (
+    await rowsOf<{ seq: number }>(db, sql`SELECT seq FROM semantic_vectors WHERE kind = ${kind} AND doc_id = ${docId}`)
+  )[0]!.seq;
 const counters = async (db: Db) =>
-  db.$client
-    .query<{ workspace_id: string; kind: string; last_seq: number }, []>(
-      "SELECT workspace_id, kind, last_seq FROM semantic_seqs ORDER BY workspace_id, kind",
-    )
-    .all();
+  await rowsOf<{ workspace_id: string; kind: string; last_seq: number }>(
+    db,
+    sql`SELECT workspace_id, kind, last_seq FROM semantic_seqs ORDER BY workspace_id, kind`,
+  );
 
 describe("semantic vector seqs", () => {
   test("come from a counter row per workspace and kind: contiguous, and every write takes the next", async () => {
@@ -58,7 +55,7 @@ describe("semantic vector seqs", () => {
     ]);
     // The counter, not the stored rows, decides: a seq given out once (even by a write whose row
     // was overwritten since) is never given out again.
-    db.$client.run("UPDATE semantic_seqs SET last_seq = 10 WHERE workspace_id = 'ws-a' AND kind = 'ticket'");
+    await execute(db, sql`UPDATE semantic_seqs SET last_seq = 10 WHERE workspace_id = 'ws-a' AND kind = 'ticket'`);
     await store(db, "ws-a", "ticket", "t4");
     expect(await seqOf(db, "ticket", "t4")).toBe(11);
   });
@@ -74,27 +71,5 @@ describe("semantic vector seqs", () => {
     ).rejects.toThrow("the change fails");
     await store(db, "ws-a", "ticket", "t3");
     expect(await seqOf(db, "ticket", "t3")).toBe(2);
-  });
-
-  test("existing vectors: the migration seeds each counter from them, and a missing counter starts after them", async () => {
-    const db = freshDb();
-    for (const doc of ["t1", "t2", "t3"]) await store(db, "ws-a", "ticket", doc);
-    await store(db, "ws-a", "article", "a1");
-    // As before the counter existed: vectors with seqs, no counter rows.
-    db.$client.run("DELETE FROM semantic_seqs");
-    const seed = readFileSync(join(import.meta.dir, "../../migrations/custom/0150_semantic_seqs.sql"), "utf8");
-    db.$client.run(seed);
-    expect(await counters(db)).toEqual([
-      { workspace_id: "ws-a", kind: "article", last_seq: 1 },
-      { workspace_id: "ws-a", kind: "ticket", last_seq: 3 },
-    ]);
-    await store(db, "ws-a", "ticket", "t4");
-    expect(await seqOf(db, "ticket", "t4")).toBe(4);
-
-    db.$client.run("DELETE FROM semantic_seqs");
-    await store(db, "ws-a", "ticket", "t5");
-    expect(await seqOf(db, "ticket", "t5")).toBe(5);
-    await store(db, "ws-a", "ticket", "t6");
-    expect(await seqOf(db, "ticket", "t6")).toBe(6);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { execute } from "../db/store";
 import { fakeAiEnv, startFakeAi } from "../../test/peers/fake-ai";
 import { addMember, createKey, createWorkspaceWithOwner, type Member } from "../../test/factories";
 import { startTestDesk, type TestDesk } from "../../test/harness";
@@ -48,8 +49,9 @@ async function settle(d: TestDesk) {
   await d.consumers.drain();
   // Twice: the backfill's run enqueues the (debounced) embedding job.
   for (let round = 0; round < 2; round++) {
-    d.deps.db.$client.run(
-      "UPDATE jobs SET run_at = '2000-01-01T00:00:00.000Z' WHERE kind LIKE 'semantic.%' AND state = 'queued'",
+    await execute(
+      d.deps.db,
+      sql`UPDATE jobs SET run_at = '2000-01-01T00:00:00.000Z' WHERE kind LIKE 'semantic.%' AND state = 'queued'`,
     );
     await d.jobs.drain();
   }
@@ -311,14 +313,21 @@ describe("the vector index past EXACT_SCAN documents (binary prefilter, exact re
     };
     const topics = Array.from({ length: 50 }, () => Array.from({ length: dims }, next));
     const docs = Array.from({ length: EXACT_SCAN + 5000 }, (_, i) => topics[i % 50]!.map((x) => x + next() * 0.8));
-    const insert = desk.deps.db.$client.prepare(
-      "INSERT INTO semantic_vectors (workspace_id, kind, doc_id, model, vector, source_text, seq, embedded_at) VALUES (?, 'ticket', ?, 'm', ?, NULL, ?, '')",
-    );
-    desk.deps.db.$client.transaction(() => {
-      docs.forEach((v, i) => {
-        insert.run(workspace.id, `doc-${i}`, packVector(v), i + 1);
-      });
-    })();
+    // In one change, a thousand rows a statement: row by row would take seconds.
+    await transact(desk.deps.db, async (tx) => {
+      for (let from = 0; from < docs.length; from += 1000) {
+        const rows = docs
+          .slice(from, from + 1000)
+          .map(
+            (v, k) =>
+              sql`(${workspace.id}, 'ticket', ${`doc-${from + k}`}, 'm', ${packVector(v)}, NULL, ${from + k + 1}, '')`,
+          );
+        await execute(
+          tx,
+          sql`INSERT INTO semantic_vectors (workspace_id, kind, doc_id, model, vector, source_text, seq, embedded_at) VALUES ${sql.join(rows, sql`, `)}`,
+        );
+      }
+    });
     const exact = (q: number[]) => {
       const unit = new Float32Array(new Uint8Array(packVector(q)).buffer);
       return docs

@@ -16,6 +16,8 @@ import { withPorts } from "../../test/kit/ports";
 import { articlesFor } from "./widget-answers.public";
 import { answerVisitor, type VisitorArticle } from "./widget-answers.public";
 import { HANDOFF_MAIL_EVERY_MS, HANDOFF_TEXT, NOT_KNOWN_TEXT } from "./widget-answers.service";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../db/store";
 
 const fake = await startFakeAi();
 afterAll(() => fake.stop());
@@ -120,11 +122,12 @@ describe("answerVisitor", () => {
     const { workspace, owner, notices } = await widgetWorkspace();
     const admin = await addMember(desk, workspace.id, "admin");
     const mailJobs = async () =>
-      desk.deps.db.$client
-        .query<{ n: number }, [string]>(
-          "SELECT count(*) AS n FROM jobs WHERE kind = 'notifications.email' AND workspace_id = ?",
+      (
+        await rowsOf<{ n: number }>(
+          desk.deps.db,
+          sql`SELECT count(*) AS n FROM jobs WHERE kind = 'notifications.email' AND workspace_id = ${workspace.id}`,
         )
-        .get(workspace.id)!.n;
+      )[0]!.n;
     const handOffNew = async () => {
       const chat = await customerTicket(desk, owner, { subject: "Chat", body: "Hi" });
       const res = await answerVisitor(desk.deps, {

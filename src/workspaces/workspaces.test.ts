@@ -1,6 +1,6 @@
-import { first as firstRow } from "../db/store";
+import { first as firstRow, rowsOf } from "../db/store";
 import { describe, expect, test } from "bun:test";
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sessions } from "../identity/identity.table";
@@ -261,9 +261,12 @@ describe("DELETE /v1/workspace", () => {
     const attachmentFile = join(
       desk.dataDir,
       "attachments",
-      desk.deps.db.$client
-        .query<{ storage_key: string }, [string]>("SELECT storage_key FROM attachments WHERE id = ?")
-        .get(upload.body.id)!.storage_key,
+      (
+        await rowsOf<{ storage_key: string }>(
+          desk.deps.db,
+          sql`SELECT storage_key FROM attachments WHERE id = ${upload.body.id}`,
+        )
+      )[0]!.storage_key,
     );
     const mailFolder = join(desk.dataDir, "mail", workspace.id, "2026-01");
     mkdirSync(mailFolder, { recursive: true });
@@ -278,9 +281,12 @@ describe("DELETE /v1/workspace", () => {
     const otherFile = join(
       desk.dataDir,
       "attachments",
-      desk.deps.db.$client
-        .query<{ storage_key: string }, [string]>("SELECT storage_key FROM attachments WHERE id = ?")
-        .get(otherUpload.body.id)!.storage_key,
+      (
+        await rowsOf<{ storage_key: string }>(
+          desk.deps.db,
+          sql`SELECT storage_key FROM attachments WHERE id = ${otherUpload.body.id}`,
+        )
+      )[0]!.storage_key,
     );
     expect(existsSync(attachmentFile) && existsSync(otherFile)).toBe(true);
     const signals: AccessEnded[] = [];
@@ -303,29 +309,55 @@ describe("DELETE /v1/workspace", () => {
       ]),
     );
     await desk.jobs.drain();
-    const sqlite = desk.deps.db.$client;
     for (const table of ["members", "teams", "api_keys", "events", "audit_logs"]) {
       expect(
-        sqlite.query(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = ?`).get(workspace.id),
+        (
+          await rowsOf<{ n: number }>(
+            desk.deps.db,
+            sql`SELECT count(*) AS n FROM ${sql.identifier(table)} WHERE workspace_id = ${workspace.id}`,
+          )
+        )[0],
         table,
       ).toEqual({ n: 0 });
     }
-    expect(sqlite.query("SELECT count(*) AS n FROM team_members WHERE team_id = ?").get(team.body.id)).toEqual({
+    expect(
+      (
+        await rowsOf<Record<string, unknown>>(
+          desk.deps.db,
+          sql`SELECT count(*) AS n FROM team_members WHERE team_id = ${team.body.id}`,
+        )
+      )[0],
+    ).toEqual({
       n: 0,
     });
-    expect(sqlite.query("SELECT count(*) AS n FROM ticket_counts WHERE workspace_id = ?").get(workspace.id)).toEqual({
+    expect(
+      (
+        await rowsOf<Record<string, unknown>>(
+          desk.deps.db,
+          sql`SELECT count(*) AS n FROM ticket_counts WHERE workspace_id = ${workspace.id}`,
+        )
+      )[0],
+    ).toEqual({
       n: 0,
     });
     // Its event counter stays, like its row: were it restored, seqs would not start again at 1.
     expect(
-      sqlite.query("SELECT last_seq > 0 AS kept FROM event_seqs WHERE workspace_id = ?").get(workspace.id),
+      (
+        await rowsOf<Record<string, unknown>>(
+          desk.deps.db,
+          sql`SELECT last_seq > 0 AS kept FROM event_seqs WHERE workspace_id = ${workspace.id}`,
+        )
+      )[0],
     ).toEqual({
       kept: 1,
     });
     expect(
-      sqlite
-        .query("SELECT state, last_error FROM jobs WHERE kind = 'workspaces.purge' AND payload LIKE ?")
-        .get(`%${workspace.id}%`),
+      (
+        await rowsOf<Record<string, unknown>>(
+          desk.deps.db,
+          sql`SELECT state, last_error FROM jobs WHERE kind = 'workspaces.purge' AND payload LIKE ${`%${workspace.id}%`}`,
+        )
+      )[0],
     ).toEqual({ state: "done", last_error: null });
     // Its files go too (attachments, original mail); another workspace's stay.
     expect(existsSync(attachmentFile)).toBe(false);

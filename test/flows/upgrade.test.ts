@@ -6,6 +6,8 @@ import { migrations } from "../../migrations/index";
 import { restoreBackup } from "../../src/backups/backups.service";
 import { startTestDesk } from "../harness";
 import expected from "../fixtures/release-0.1.0.json" with { type: "json" };
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../../src/db/store";
 
 /**
  * Upgrades from the first release: test/fixtures/release-0.1.0.tar.gz is a `desk backup` taken by
@@ -31,10 +33,9 @@ test("a 0.1.0 data dir restores, migrates in one start and reads back through to
   const desk = await startTestDesk({ env: { DESK_DATA_DIR: dataDir, DESK_SECRET: SECRET } });
   // Migrating an existing database first copies it aside.
   expect(readdirSync(join(dataDir, "snapshots")).some((f) => f.startsWith("pre-migrate-"))).toBe(true);
-  const applied = desk.deps.db.$client
-    .query<{ tag: string }, []>("SELECT tag FROM __desk_migrations")
-    .all()
-    .map((r) => r.tag);
+  const applied = (await rowsOf<{ tag: string }>(desk.deps.db, sql`SELECT tag FROM __desk_migrations`)).map(
+    (r) => r.tag,
+  );
   expect(applied.sort()).toEqual(migrations.map((m) => m.tag).sort());
 
   // People sign in with the passwords they had.
@@ -83,9 +84,12 @@ test("a 0.1.0 data dir restores, migrates in one start and reads back through to
     "Thanks",
   );
   expect((await desk.api("GET", `/v1/webhooks/${expected.webhook_id}`, { headers: as })).status).toBe(200);
-  const sealed = desk.deps.db.$client
-    .query<{ smtp_password_sealed: string }, [string]>("SELECT smtp_password_sealed FROM mailboxes WHERE id = ?")
-    .get(expected.mailbox_id);
+  const sealed = (
+    await rowsOf<{ smtp_password_sealed: string }>(
+      desk.deps.db,
+      sql`SELECT smtp_password_sealed FROM mailboxes WHERE id = ${expected.mailbox_id}`,
+    )
+  )[0];
   expect(desk.deps.secrets.open(sealed!.smtp_password_sealed)).toBe(expected.smtp_password);
 
   // API keys keep working, within their scopes.

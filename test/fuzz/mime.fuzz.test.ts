@@ -4,7 +4,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { createWorkspaceWithOwner } from "../factories";
 import { startTestDesk } from "../harness";
-import { storedState } from "./fingerprint";
+import { storedState } from "./fingerprint.sqlite";
 
 /**
  * A MIME fuzzer over the ingest pipeline: fast-check mutates the messages of test/mail-corpus
@@ -91,7 +91,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   ),
 );
 
-const changesOf = async () => await storedState(desk.deps.db.$client);
+const changesOf = async () => await storedState(desk.deps.db);
 
 test("mutated mail never breaks ingest: no 5xx, no stall, refusals store nothing, accepted mail reads back", async () => {
   const problems: string[] = [];

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { createWorkspaceWithOwner } from "../factories";
 import { startTestDesk } from "../harness";
-import { storedState } from "./fingerprint";
+import { storedState } from "./fingerprint.sqlite";
 
 /**
  * Properties of the list filters and their SQL, keyset cursors, custom-field values, label names
@@ -137,7 +137,7 @@ describe("custom-field values", () => {
         async (generated) => {
           // What arrives is the JSON of it: NaN and ±Infinity travel as null (and so clear the field).
           const value: unknown = JSON.parse(JSON.stringify({ v: generated })).v;
-          const before = await storedState(desk.deps.db.$client);
+          const before = await storedState(desk.deps.db);
           const res = await desk.api("PATCH", `/v1/tickets/${target}`, { headers, body: { fields: { [key]: value } } });
           if (typeof value === "number") {
             expect(res.status).toBe(200);
@@ -149,7 +149,7 @@ describe("custom-field values", () => {
           } else {
             expect(res.status).toBe(422);
             expect(res.body.errors[0].location).toBe(`body.fields.${key}`);
-            expect(await storedState(desk.deps.db.$client)).toBe(before);
+            expect(await storedState(desk.deps.db)).toBe(before);
           }
         },
       ),
@@ -178,11 +178,11 @@ describe("label names", () => {
     await fc.assert(
       fc.asyncProperty(fc.string({ minLength: 1, maxLength: 60, unit: "grapheme" }), async (raw) => {
         const name = `${raw}-${crypto.randomUUID().slice(0, 6)}`;
-        const before = await storedState(desk.deps.db.$client);
+        const before = await storedState(desk.deps.db);
         const created = await desk.api("POST", "/v1/tags", { headers, body: { name } });
         if (created.status !== 201) {
           expect(created.status).toBe(422);
-          expect(await storedState(desk.deps.db.$client)).toBe(before);
+          expect(await storedState(desk.deps.db)).toBe(before);
           return;
         }
         const stored = created.body.name as string;

@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import fc from "fast-check";
 import { createWorkspaceWithOwner } from "../factories";
 import { startTestDesk } from "../harness";
-import { storedState } from "./fingerprint";
+import { storedState } from "./fingerprint.sqlite";
 
 /**
  * A request fuzzer over every operation of /v1/openapi.json: for each one, fast-check builds
@@ -132,7 +132,7 @@ const queryValue = fc.constantFrom(
 );
 const pathId = fc.constantFrom("nope", "0", "-1", "x".repeat(300), "%2e%2e", "00000000-0000-0000-0000-000000000000");
 
-const changes = async () => await storedState(desk.deps.db.$client);
+const changes = async () => await storedState(desk.deps.db);
 
 type Case = { path: string; body?: unknown; what: string };
 

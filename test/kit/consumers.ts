@@ -1,5 +1,6 @@
+import { sql } from "drizzle-orm";
 import type { Db } from "../../src/db/database";
-import { sqliteOf } from "../../src/db/prepared";
+import { execute, rowsOf } from "../../src/db/store";
 import { newId } from "../../src/lib/ids";
 import { defineConsumer } from "../../src/events/consumers";
 import type { StoredEvent } from "../../src/events/envelope";
@@ -7,7 +8,7 @@ import { anyEvent } from "./events";
 
 /** A table for a test consumer's effects: one row per handling, so a repeat shows as a duplicate. */
 export async function createEffectsTable(db: Db): Promise<void> {
-  db.$client.run("CREATE TABLE IF NOT EXISTS test_effects (event_id TEXT NOT NULL, seq INTEGER NOT NULL)");
+  await execute(db, sql`CREATE TABLE IF NOT EXISTS test_effects (event_id TEXT NOT NULL, seq INTEGER NOT NULL)`);
 }
 
 /**
@@ -20,13 +21,16 @@ export async function storeEvents(
   types: string[],
   occurredAt = "2026-01-01T00:00:00.000Z",
 ): Promise<void> {
-  const insert = db.$client.query(
-    "INSERT INTO events (id, workspace_id, seq, type, visibility, topics, data, occurred_at) VALUES (?, ?, ?, ?, 'agents', '[]', '{}', ?)",
-  );
-  const count = db.$client.query<{ last_seq: number }, [string]>(
-    "INSERT INTO event_seqs (workspace_id, last_seq) VALUES (?, 1) ON CONFLICT (workspace_id) DO UPDATE SET last_seq = event_seqs.last_seq + 1 RETURNING last_seq",
-  );
-  for (const type of types) insert.run(newId(), workspaceId, count.get(workspaceId)!.last_seq, type, occurredAt);
+  for (const type of types) {
+    const [counted] = await rowsOf<{ last_seq: number }>(
+      db,
+      sql`INSERT INTO event_seqs (workspace_id, last_seq) VALUES (${workspaceId}, 1) ON CONFLICT (workspace_id) DO UPDATE SET last_seq = event_seqs.last_seq + 1 RETURNING last_seq`,
+    );
+    await execute(
+      db,
+      sql`INSERT INTO events (id, workspace_id, seq, type, visibility, topics, data, occurred_at) VALUES (${newId()}, ${workspaceId}, ${counted!.last_seq}, ${type}, 'agents', '[]', '{}', ${occurredAt})`,
+    );
+  }
 }
 
 /** Records each `test.item` it handles as an effect row, in the same transaction as its cursor. */
@@ -37,6 +41,6 @@ export const recordingConsumer = (onEvent: (event: StoredEvent) => StoredEvent =
     from: "beginning",
     async handle(tx, event) {
       const handled = onEvent(event);
-      sqliteOf(tx).run("INSERT INTO test_effects (event_id, seq) VALUES (?, ?)", [handled.id, handled.seq]);
+      await execute(tx, sql`INSERT INTO test_effects (event_id, seq) VALUES (${handled.id}, ${handled.seq})`);
     },
   });

@@ -1,11 +1,13 @@
-import type { Database } from "bun:sqlite";
+import type { Db } from "../../src/db/database";
 
 /**
  * A digest of everything stored: every row of every table, in rowid order. Two equal digests mean
  * nothing was stored or changed in between (a savepoint rolled back leaves it equal, unlike SQLite's
- * change counter). Cheap on a test database of a few hundred rows.
+ * change counter). Cheap on a test database of a few hundred rows. It lists the tables from
+ * SQLite's catalogue, hence the file's name.
  */
-export async function storedState(sqlite: Database): Promise<string> {
+export async function storedState(db: Db): Promise<string> {
+  const sqlite = db.$client;
   const hasher = new Bun.CryptoHasher("sha256");
   const tables = sqlite
     .query<{ name: string }, []>(
