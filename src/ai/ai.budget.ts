@@ -20,10 +20,13 @@ export const AI_REQUESTS_PER_MINUTE = 60;
 
 const takeAiRequest = minuteBudget("ai.requests", AI_REQUESTS_PER_MINUTE);
 
-/** Spends one of the caller's AI requests this minute, or throws 429 `rate_limited`. */
-export function spendAiRequest(deps: Deps, ctx: RequestContext): void {
+/**
+ * Spends one of the caller's AI requests this minute, or throws 429 `rate_limited`: one `take` of the
+ * desk's limiter store (`ai.requests`), so nodes sharing a store share the count.
+ */
+export async function spendAiRequest(deps: Deps, ctx: RequestContext): Promise<void> {
   const caller = ctx.actor.type === "user" ? `user:${ctx.actor.userId}` : `key:${ctx.actor.apiKeyId}`;
-  takeAiRequest(deps, `${ctx.workspaceId}:${caller}`);
+  await takeAiRequest(deps, `${ctx.workspaceId}:${caller}`);
 }
 
 /** `YYYY-MM` and the first instant of the clock's UTC month. */

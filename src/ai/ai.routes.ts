@@ -106,7 +106,7 @@ function aiTicketRoutes(deps: Deps, seams: AiSeams) {
     .post(
       "/tickets/:id/ai/draft",
       async ({ ctx, params, body, request }) => {
-        spendAiRequest(deps, ctx);
+        await spendAiRequest(deps, ctx);
         return runOrStream(deps, request, await draftTask(deps, ctx, params.id, body, seams.grounding));
       },
       {
@@ -122,8 +122,8 @@ function aiTicketRoutes(deps: Deps, seams: AiSeams) {
     )
     .post(
       "/tickets/:id/ai/summary",
-      ({ ctx, params, request }) => {
-        spendAiRequest(deps, ctx);
+      async ({ ctx, params, request }) => {
+        await spendAiRequest(deps, ctx);
         return summarizeTicket(deps, ctx, params.id, request.signal);
       },
       {
@@ -139,7 +139,7 @@ function aiTicketRoutes(deps: Deps, seams: AiSeams) {
     .post(
       "/tickets/:id/ai/ask",
       async ({ ctx, params, body, request }) => {
-        spendAiRequest(deps, ctx);
+        await spendAiRequest(deps, ctx);
         return runOrStream(deps, request, await askTask(deps, ctx, params.id, body.question, seams.grounding));
       },
       {
@@ -152,8 +152,8 @@ function aiTicketRoutes(deps: Deps, seams: AiSeams) {
     )
     .post(
       "/tickets/:id/ai/triage",
-      ({ ctx, params, body, request }) => {
-        spendAiRequest(deps, ctx);
+      async ({ ctx, params, body, request }) => {
+        await spendAiRequest(deps, ctx);
         return triageTicket(deps, ctx, params.id, { apply: body.apply, via: "triage" }, seams.triage, request.signal);
       },
       {
@@ -195,7 +195,7 @@ function aiTextRoutes(deps: Deps) {
     .post(
       "/ai/rewrite",
       async ({ ctx, body, request }) => {
-        spendAiRequest(deps, ctx);
+        await spendAiRequest(deps, ctx);
         return runOrStream(deps, request, await rewriteTask(deps, ctx, body));
       },
       {
@@ -210,8 +210,8 @@ function aiTextRoutes(deps: Deps) {
     )
     .post(
       "/ai/translate",
-      ({ ctx, body, request }) => {
-        spendAiRequest(deps, ctx);
+      async ({ ctx, body, request }) => {
+        await spendAiRequest(deps, ctx);
         return translate(deps, ctx, body, request.signal);
       },
       {
@@ -226,8 +226,8 @@ function aiTextRoutes(deps: Deps) {
     )
     .post(
       "/kb/articles/ai/draft",
-      ({ ctx, body, request }) => {
-        spendAiRequest(deps, ctx);
+      async ({ ctx, body, request }) => {
+        await spendAiRequest(deps, ctx);
         return draftArticle(deps, ctx, body, request.signal);
       },
       {

@@ -35,7 +35,7 @@ export async function startMessage(
   tools: AssistantTool[],
 ): Promise<StartedRun> {
   const session = await sessionOf(deps, ctx, userId, sessionId);
-  takeMessageBudget(deps, ctx, userId);
+  await takeMessageBudget(deps, ctx, userId);
   const release = lockSession(deps, session.id);
   return {
     release,

@@ -151,9 +151,9 @@ export async function deleteSession(deps: Deps, ctx: RequestContext, userId: str
 export const runningOf = deskState("assistant.running", () => new Set<string>());
 const takeMessage = minuteBudget("assistant.messages", MESSAGES_PER_MINUTE);
 
-/** 30 messages and decisions a minute per user, then 429 with Retry-After. */
-export function takeMessageBudget(deps: Deps, ctx: RequestContext, userId: string): void {
-  takeMessage(deps, `${ctx.workspaceId}:${userId}`);
+/** 30 messages and decisions a minute per user, then 429 with Retry-After; counted by the desk's limiter store. */
+export async function takeMessageBudget(deps: Deps, ctx: RequestContext, userId: string): Promise<void> {
+  await takeMessage(deps, `${ctx.workspaceId}:${userId}`);
 }
 
 /** Takes the conversation for a run; 409 assistant_busy when one is already running. */

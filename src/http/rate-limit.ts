@@ -30,13 +30,10 @@ export type RateLimiter = {
 
 export type RateLimitOptions = { limit: number; windowMs: number; now?: () => number; maxKeys?: number };
 
-export type SyncLimiter = { [K in keyof RateLimiter]: (key: string) => Awaited<ReturnType<RateLimiter[K]>> };
+type SyncLimiter = { [K in keyof RateLimiter]: (key: string) => Awaited<ReturnType<RateLimiter[K]>> };
 
-/**
- * The in-memory sliding window itself, answering at once. Only for a budget spent inside a
- * synchronous turn (it cannot await a shared store yet); everything else takes a `RateLimiter`.
- */
-export function slidingWindow({ limit, windowMs, now = Date.now, maxKeys = 100_000 }: RateLimitOptions): SyncLimiter {
+/** The in-memory sliding window itself, answering at once; `createRateLimiter` wraps it. */
+function slidingWindow({ limit, windowMs, now = Date.now, maxKeys = 100_000 }: RateLimitOptions): SyncLimiter {
   const hits = new Map<string, number[]>();
 
   const recent = (key: string, at: number): number[] => {
@@ -207,16 +204,16 @@ export async function takeRateLimit(limiter: RateLimiter, key: string | null, me
 
 /**
  * A per-minute budget each key (a person or an API key in a workspace) spends one hit of per call,
- * kept with the desk; past it the call answers 429 `rate_limited` with Retry-After. Declared at
- * module scope like `deskState`: `const take = minuteBudget("ai.requests", 60); take(deps, key)`.
+ * counted by the desk's limiter store (`deskRateLimiter`, shared by the nodes once the store is a
+ * table); past it the call answers 429 `rate_limited` with Retry-After. Declared at module scope like
+ * `deskState`: `const take = minuteBudget("ai.requests", 60); await take(deps, key)`.
  */
 export function minuteBudget(name: string, limit: number) {
-  // Still synchronous and in memory: its callers (ai, assistant) await nothing here yet.
-  const limiterOf = deskState(name, () => ({ limiter: null as SyncLimiter | null }));
-  return (deps: { db: Db; clock: Clock }, key: string): void => {
+  const limiterOf = deskState(name, () => ({ limiter: null as RateLimiter | null }));
+  return async (deps: { db: Db; clock: Clock }, key: string): Promise<void> => {
     const holder = limiterOf(deps.db);
-    holder.limiter ??= slidingWindow({ limit, windowMs: 60_000, now: () => deps.clock.now().getTime() });
-    const wait = holder.limiter.take(key);
+    holder.limiter ??= deskRateLimiter(deps, { name, limit, windowMs: 60_000 });
+    const wait = await holder.limiter.take(key);
     if (wait > 0) throw rateLimited(wait);
   };
 }

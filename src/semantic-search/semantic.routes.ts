@@ -12,7 +12,7 @@ export function semanticSearchRoutes(deps: Deps, articlesById: ArticlesById | nu
   return new Elysia({ prefix: "/ai", tags: ["ai"] }).use(deps.guard).get(
     "/search",
     async ({ ctx, query, set, request }) => {
-      spendAiRequest(deps, ctx);
+      await spendAiRequest(deps, ctx);
       const answer = await semanticSearch(deps, ctx, query.q, articlesById, request.signal);
       set.headers["desk-search-mode"] = answer.mode;
       return answer.result;

@@ -153,7 +153,7 @@ export async function sendMessage(deps: Deps, visitor: VisitorContext, id: strin
  * marked in the same turn as the message, so no AI answer, triage or AI condition starts on it.
  */
 async function leaveToPeopleWhenSpent(deps: Deps, visitor: VisitorContext, ticketId: string): Promise<void> {
-  if (spendVisitorAi(deps, visitor)) return;
+  if (await spendVisitorAi(deps, visitor)) return;
   await transact(
     deps.db,
     async (tx) => await quietTicketForAi(tx, visitor.workspaceId, ticketId, "visitor_ai_allowance", deps.clock.now()),

@@ -1,14 +1,7 @@
 import type { VisitorContext } from "../auth/context";
 import { deskState } from "../db/desk-state";
 import type { Deps } from "../deps";
-import {
-  deskRateLimiter,
-  enforceRateLimits,
-  type RateLimiter,
-  slidingWindow,
-  type SyncLimiter,
-  takeRateLimit,
-} from "../http/rate-limit";
+import { deskRateLimiter, enforceRateLimits, type RateLimiter, takeRateLimit } from "../http/rate-limit";
 import { rateLimited } from "../lib/errors";
 import { requestMeta } from "../http/request-meta";
 
@@ -50,8 +43,10 @@ export const WIDGET_AI_ALLOWANCE = {
   aiPerAddress: 60,
 } as const;
 
-type Limiters = Record<keyof typeof WIDGET_LIMITS | keyof typeof WIDGET_UPLOAD_VOLUME, RateLimiter> &
-  Record<keyof typeof WIDGET_AI_ALLOWANCE, SyncLimiter>;
+type Limiters = Record<
+  keyof typeof WIDGET_LIMITS | keyof typeof WIDGET_UPLOAD_VOLUME | keyof typeof WIDGET_AI_ALLOWANCE,
+  RateLimiter
+>;
 
 const limitersOf = deskState("widget.rate-limits", () => new Map<Deps["clock"], Limiters>());
 
@@ -59,20 +54,14 @@ function limiters(deps: Pick<Deps, "db" | "clock">): Limiters {
   const byClock = limitersOf(deps.db);
   let found = byClock.get(deps.clock);
   if (!found) {
-    const now = () => deps.clock.now().getTime();
     found = Object.fromEntries([
       ...Object.entries(WIDGET_LIMITS).map(([name, limit]) => [
         name,
         deskRateLimiter(deps, { name: `widget.${name}`, limit, windowMs: 60_000 }),
       ]),
-      ...Object.entries(WIDGET_UPLOAD_VOLUME).map(([name, limit]) => [
+      ...Object.entries({ ...WIDGET_UPLOAD_VOLUME, ...WIDGET_AI_ALLOWANCE }).map(([name, limit]) => [
         name,
         deskRateLimiter(deps, { name: `widget.${name}`, limit, windowMs: 3_600_000 }),
-      ]),
-      // Spent inside the message's turn, which cannot await yet: in memory until the async conversion.
-      ...Object.entries(WIDGET_AI_ALLOWANCE).map(([name, limit]) => [
-        name,
-        slidingWindow({ limit, windowMs: 3_600_000, now }),
       ]),
     ]) as Limiters;
     byClock.set(deps.clock, found);
@@ -144,16 +133,18 @@ export async function spendUploadVolume(
   for (const [limiter, key] of checks) for (let i = 0; i < units; i++) await limiter.hit(key);
 }
 
-/** True (and counted) while the visitor and their address have AI allowance left this hour. */
-export function spendVisitorAi(deps: Pick<Deps, "db" | "clock">, visitor: VisitorContext): boolean {
+/**
+ * True (and counted) while the visitor and their address have AI allowance left this hour: both
+ * budgets are checked before either is spent, so a message refused by one spends nothing.
+ */
+export async function spendVisitorAi(deps: Pick<Deps, "db" | "clock">, visitor: VisitorContext): Promise<boolean> {
   const all = limiters(deps);
-  const checks = (
-    [
-      [all.aiPerVisitor, visitor.visitorSessionId],
-      [all.aiPerAddress, visitor.ip],
-    ] as Array<[SyncLimiter, string | null]>
-  ).filter((c): c is [SyncLimiter, string] => c[1] !== null);
-  if (checks.some(([limiter, key]) => limiter.retryAfter(key) > 0)) return false;
-  for (const [limiter, key] of checks) limiter.hit(key);
+  const budgets: Array<[RateLimiter, string | null]> = [
+    [all.aiPerVisitor, visitor.visitorSessionId],
+    [all.aiPerAddress, visitor.ip],
+  ];
+  const checks = budgets.filter((c): c is [RateLimiter, string] => c[1] !== null);
+  for (const [limiter, key] of checks) if ((await limiter.retryAfter(key)) > 0) return false;
+  for (const [limiter, key] of checks) await limiter.hit(key);
   return true;
 }

@@ -13,7 +13,6 @@ import {
   type ContactRow,
 } from "../contacts/contacts.public";
 import type { Db, Queryable, Tx } from "../db/database";
-import { preparedFor } from "../db/prepared";
 import { helpCenterUrlOf } from "../help-center/help-center.public";
 import { transact } from "../db/tx";
 import type { Deps } from "../deps";
@@ -33,6 +32,7 @@ import {
   widgetSettingsOf,
   type WidgetSettings,
 } from "./widget.settings";
+import { widgetStatements } from "./widget.statements";
 import { visitorSessions } from "./widget.table";
 
 /** A visitor session lives this long after its last use (each resume and request moves it). */
@@ -159,15 +159,6 @@ export function browserOf(userAgent: string | null): string | null {
   return `${browser[0]}${version ? ` ${version}` : ""}${system ? ` on ${system}` : ""}`;
 }
 
-const liveSessionByHash = preparedFor((sqlite) =>
-  sqlite.query<
-    { id: string; workspace_id: string; contact_id: string; verified: number; claimed_email: string | null },
-    [string, string]
-  >(
-    "SELECT id, workspace_id, contact_id, verified, claimed_email FROM visitor_sessions WHERE token_hash = ? AND expires_at > ?",
-  ),
-);
-
 /**
  * What a visit tells of its contact. The language the widget speaks to them becomes theirs while
  * they have none: only a shipped one (the widget speaks no other), never over an agent's choice.
@@ -220,7 +211,7 @@ export async function startVisitorSession(
   const ctx = systemContext(workspace.id);
   const presented = input.visitor_token ? visitorTokenOf(`Visitor ${input.visitor_token}`) : null;
   return await transact(deps.db, async (tx) => {
-    const resumed = presented ? liveSessionByHash(deps.db).get(sha256Hex(presented), nowIso) : null;
+    const resumed = presented ? await widgetStatements(deps.db).liveSessionByHash(sha256Hex(presented), nowIso) : null;
     const current = resumed && resumed.workspace_id === workspace.id ? resumed : null;
     const currentContact = current ? await findContact(tx, workspace.id, current.contact_id) : undefined;
     if (current && currentContact && (externalId === null || currentContact.externalId === externalId)) {
@@ -314,7 +305,7 @@ export async function gatewayAnswer(workspaceId: string, contactId: string, deps
 export function visitorResolver(db: Db, clock: Clock): VisitorResolver {
   return {
     async session(token: string): Promise<VisitorSession | null> {
-      const row = liveSessionByHash(db).get(sha256Hex(token), clock.now().toISOString());
+      const row = await widgetStatements(db).liveSessionByHash(sha256Hex(token), clock.now().toISOString());
       if (!row || !(await findContact(db, row.workspace_id, row.contact_id))) return null;
       if (!(await widgetWorkspaceOf(db, row.workspace_id)) || !(await widgetSettingsOf(db, row.workspace_id)).enabled)
         return null;
