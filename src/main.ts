@@ -77,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
     return runImportCommand(argv.slice(1), async () => {
       const deps = buildDeps(config);
       for (const module of modules) await module.inTransaction?.(deps);
-      return deps;
+      return { deps, close: () => deps.db.$client.close() };
     });
   if (command !== "serve") {
     console.error(`unknown command: ${command}\n\n${USAGE}`);

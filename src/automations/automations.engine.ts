@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { systemContext } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
-import { preparedFor } from "../db/prepared";
 import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { withEventCause } from "../events/cause";
@@ -22,6 +21,7 @@ import { runActions } from "./automations.actions";
 import { automationAi, type AutomationsOptions } from "./automations.ai";
 import { aiConditionsHold, conditionHolds, everyHolds, isAiCondition, type Facts } from "./automations.conditions";
 import type { AutomationTrigger } from "./automations.schemas";
+import { automationStatements } from "./automations.statements";
 import type { AutomationRunNote } from "./automations.table";
 import { rearmTimeRules, timeRulesJob } from "./automations.time-rules";
 import {
@@ -33,7 +33,6 @@ import {
   liveTicket,
   loadedOf,
   MESSAGE_BOOKKEEPING,
-  type RawLoaded,
   type TriggerMessage,
 } from "./automations.facts";
 
@@ -43,24 +42,6 @@ import {
  * changes land at the depth nobody handles, so the chain is stopped there instead, and recorded.
  */
 export const AUTOMATION_MAX_DEPTH = MAX_CAUSE_DEPTH - 1;
-
-const statements = preparedFor((sqlite) => ({
-  enabled: sqlite.query<RawLoaded, [string, string]>(
-    "SELECT id, name, conditions, actions, allow_customer_reply_on_ai_decision AS allow_ai_reply FROM automations WHERE workspace_id = +? AND trigger = +? AND enabled = 1 ORDER BY position, created_at, id",
-  ),
-  one: sqlite.query<RawLoaded & { trigger: string; enabled: number }, [string, string]>(
-    "SELECT id, name, conditions, actions, allow_customer_reply_on_ai_decision AS allow_ai_reply, trigger, enabled FROM automations WHERE workspace_id = +? AND id = +?",
-  ),
-  ran: sqlite.query<{ id: string }, [string, string]>(
-    "SELECT id FROM automation_runs WHERE automation_id = +? AND event_id = +?",
-  ),
-  record: sqlite.query<unknown, [string, string, string, string, string, string, number, string, string]>(
-    "INSERT INTO automation_runs (id, workspace_id, automation_id, event_id, ticket_id, outcome, depth, notes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-  ),
-  counted: sqlite.query<unknown, [string, string]>(
-    "UPDATE automations SET run_count = run_count + 1, last_run_at = ? WHERE id = +?",
-  ),
-}));
 
 /** What one stored event means for automations: its trigger, ticket and the message it is about. */
 type Triggered = {
@@ -136,19 +117,19 @@ async function perform(
     ];
   }
   const now = deps.clock.now().toISOString();
-  const s = statements(tx);
-  s.record.run(
-    newId(),
-    ticket.workspaceId,
-    automation.id,
-    run.eventId,
-    ticket.id,
+  const s = automationStatements(tx);
+  await s.recordRun({
+    id: newId(),
+    workspaceId: ticket.workspaceId,
+    automationId: automation.id,
+    eventId: run.eventId,
+    ticketId: ticket.id,
     outcome,
-    run.depth,
-    JSON.stringify(notes),
-    now,
-  );
-  if (outcome === "applied") s.counted.run(now, automation.id);
+    depth: run.depth,
+    notesJson: JSON.stringify(notes),
+    at: now,
+  });
+  if (outcome === "applied") await s.countRun(automation.id, now);
 }
 
 /** Automations whose conditions need the AI: asked outside any transaction, then run as the consumer would. */
@@ -159,8 +140,8 @@ const runAiJob = defineJob<typeof RunAiPayload, Deps>({
   handler: async (payload, { deps, logger, signal }) => {
     const options = deps.ports.get(automationAi);
     const db = deps.db;
-    const raw = statements(db).one.get(payload.workspace_id, payload.automation_id);
-    if (raw?.enabled !== 1 || statements(db).ran.get(payload.automation_id, payload.event_id)) return;
+    const raw = await automationStatements(db).automation(payload.workspace_id, payload.automation_id);
+    if (raw?.enabled !== 1 || (await automationStatements(db).ranOn(payload.automation_id, payload.event_id))) return;
     const automation = loadedOf(raw);
     const ctx = systemContext(payload.workspace_id);
     const before = await liveTicket(db, ctx, payload.ticket_id);
@@ -187,7 +168,7 @@ const runAiJob = defineJob<typeof RunAiPayload, Deps>({
       : null;
     if (!aiConditionsHold(automation.conditions, judgement)) return;
     await transact(db, async (tx) => {
-      if (statements(tx).ran.get(automation.id, payload.event_id)) return;
+      if (await automationStatements(tx).ranOn(automation.id, payload.event_id)) return;
       const ticket = await liveTicket(tx, ctx, payload.ticket_id);
       if (!ticket) return;
       // The ticket may have changed while the AI thought: the other conditions must still hold.
@@ -220,7 +201,7 @@ export function automationsEngine() {
       await rearmTimeRules(tx, event, causedBy);
       const triggered = await triggerOf(tx, event);
       if (!triggered) return;
-      const candidates = statements(tx).enabled.all(event.workspace_id, triggered.trigger);
+      const candidates = await automationStatements(tx).enabledFor(event.workspace_id, triggered.trigger);
       if (candidates.length === 0) return;
       const chain = chainOf(causedBy);
       const ctx = systemContext(event.workspace_id);
@@ -261,7 +242,7 @@ export function automationsEngine() {
           continue;
         }
         // A cursor moved back (a restore, a replay) finds the run already stored: it never runs twice.
-        if (statements(tx).ran.get(automation.id, event.id)) continue;
+        if (await automationStatements(tx).ranOn(automation.id, event.id)) continue;
         const run = { automation, ticket, eventId: event.id, depth, chain };
         await perform(tx, deps, options, run, tooDeep ? "stopped" : "applied", deps.logger);
         if (tooDeep) continue;

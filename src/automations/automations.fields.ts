@@ -3,6 +3,7 @@ import { text, sqliteTable } from "drizzle-orm/sqlite-core";
 import type { RequestContext } from "../auth/context";
 import { fieldFilterSql, type FieldDef } from "../custom-fields/custom-fields.public";
 import type { Queryable } from "../db/database";
+import { rowsOf } from "../db/store";
 
 /**
  * A one-row derived table naming the record a custom-field condition is asked about, so the
@@ -29,7 +30,9 @@ export async function fieldConditionSql(
 /** Whether the record holds the condition (a record of no kind, such as a ticket without contact, holds none). */
 export async function fieldConditionHolds(db: Queryable, recordId: string | null, condition: SQL): Promise<boolean> {
   if (!recordId) return false;
-  return db.all(sql`SELECT 1 FROM (SELECT ${recordId} AS id) AS automation_probe WHERE ${condition}`).length > 0;
+  return (
+    (await rowsOf(db, sql`SELECT 1 FROM (SELECT ${recordId} AS id) AS automation_probe WHERE ${condition}`)).length > 0
+  );
 }
 
 /**

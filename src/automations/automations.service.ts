@@ -11,6 +11,7 @@ import { newId } from "../lib/ids";
 import { normalizeLabelName } from "../labels/labels.public";
 import { ticketOfWorkspace } from "../tickets/tickets.public";
 import { automationCreated, automationDeleted, automationUpdated } from "./automations.events";
+import { automationStatements } from "./automations.statements";
 import { checkAiReplyConsent, checkAutomation } from "./automations.rules";
 import type { CreateAutomationInput, UpdateAutomationInput } from "./automations.schemas";
 import { automationRuns, automations, automationTimeMarks } from "./automations.table";
@@ -243,7 +244,7 @@ export async function renameTagInAutomations(
     .where(
       and(
         eq(automations.workspaceId, workspaceId),
-        sql`(instr(lower(${automations.conditions}), '"tag"') > 0 OR instr(${automations.actions}, '_tag"') > 0)`,
+        automationStatements(tx).mayNameTagsSql(automations.conditions, automations.actions),
       ),
     );
   const named = (value: unknown) =>

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { systemContext } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
-import { preparedFor } from "../db/prepared";
 import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { withEventCause } from "../events/cause";
@@ -21,16 +20,8 @@ import {
 import { runActions } from "./automations.actions";
 import { automationAi, type AutomationsOptions } from "./automations.ai";
 import { conditionHolds, everyHolds } from "./automations.conditions";
-import {
-  causeOf,
-  chainOf,
-  factsOf,
-  liveTicket,
-  type Loaded,
-  loadedOf,
-  MESSAGE_BOOKKEEPING,
-  type RawLoaded,
-} from "./automations.facts";
+import { causeOf, chainOf, factsOf, liveTicket, type Loaded, loadedOf, MESSAGE_BOOKKEEPING } from "./automations.facts";
+import { automationStatements } from "./automations.statements";
 import { isTimeCondition, planOf, TIME_RUN_PREFIX, type TimePlan, timeConditionsHold } from "./automations.time";
 
 /**
@@ -43,33 +34,6 @@ const SWEEP_PAGE = 200;
 const TIME_RULE_BUDGET = 2_000;
 /** Workspaces one pass visits, in turn from where the previous pass stopped. */
 const WORKSPACES_PER_PASS = 5_000;
-
-const statements = preparedFor((sqlite) => ({
-  workspaces: sqlite.query<{ workspace_id: string }, [string, number]>(
-    "SELECT DISTINCT workspace_id FROM automations WHERE trigger = 'time' AND enabled = 1 AND workspace_id > ? ORDER BY workspace_id LIMIT ?",
-  ),
-  rules: sqlite.query<RawLoaded, [string]>(
-    "SELECT id, name, conditions, actions, allow_customer_reply_on_ai_decision AS allow_ai_reply FROM automations WHERE workspace_id = +? AND trigger = 'time' AND enabled = 1 ORDER BY position, created_at, id",
-  ),
-  marked: sqlite.query<{ ticket_id: string }, [string, string]>(
-    "SELECT ticket_id FROM automation_time_marks WHERE automation_id = ? AND ticket_id IN (SELECT value FROM json_each(?))",
-  ),
-  mark: sqlite.query<unknown, [string, string, string, string]>(
-    "INSERT OR REPLACE INTO automation_time_marks (automation_id, ticket_id, workspace_id, acted_at) VALUES (?, ?, ?, ?)",
-  ),
-  isMarked: sqlite.query<{ acted_at: string }, [string, string]>(
-    "SELECT acted_at FROM automation_time_marks WHERE automation_id = ? AND ticket_id = ?",
-  ),
-  rearm: sqlite.query<unknown, [string, string, string]>(
-    "DELETE FROM automation_time_marks WHERE ticket_id = ? AND acted_at < ? AND automation_id NOT IN (SELECT value FROM json_each(?))",
-  ),
-  record: sqlite.query<unknown, [string, string, string, string, string, string, string, string]>(
-    "INSERT INTO automation_runs (id, workspace_id, automation_id, event_id, ticket_id, outcome, depth, notes, matched, created_at) VALUES (?, ?, ?, ?, ?, 'applied', 0, ?, ?, ?)",
-  ),
-  counted: sqlite.query<unknown, [string, string]>(
-    "UPDATE automations SET run_count = run_count + 1, last_run_at = ? WHERE id = +?",
-  ),
-}));
 
 /** The events of the automations consumer that may re-arm a time rule. */
 type TicketEvent = StoredEventOf<typeof ticketCreated | typeof ticketUpdated | typeof messageCreated>;
@@ -91,7 +55,7 @@ function changedTicketOf(event: TicketEvent): string | null {
  */
 export async function rearmTimeRules(tx: Tx, event: TicketEvent, causedBy: string | null): Promise<void> {
   const ticketId = changedTicketOf(event);
-  if (ticketId) statements(tx).rearm.run(ticketId, event.occurred_at, JSON.stringify(chainOf(causedBy)));
+  if (ticketId) await automationStatements(tx).rearm(ticketId, event.occurred_at, chainOf(causedBy));
 }
 
 /** Where each rule's sweep stopped, per status (lost on restart: the sweep then starts over, nothing is missed). */
@@ -165,8 +129,8 @@ async function actOn(
   workspaceId: string,
 ) {
   return await transact(deps.db, async (tx) => {
-    const s = statements(tx);
-    if (s.isMarked.get(rule.id, times.ticketId)) return false;
+    const s = automationStatements(tx);
+    if (await s.isMarked(rule.id, times.ticketId)) return false;
     const ctx = systemContext(workspaceId);
     const ticket = await liveTicket(tx, ctx, times.ticketId);
     if (!ticket || ticket.spam) return false;
@@ -185,18 +149,16 @@ async function actOn(
     );
     const at = now.toISOString();
     const runId = newId();
-    s.record.run(
-      runId,
+    await s.recordTimeRun({
+      id: runId,
       workspaceId,
-      rule.id,
-      `${TIME_RUN_PREFIX}${runId}`,
-      ticket.id,
-      JSON.stringify(notes),
-      JSON.stringify(matched),
+      automationId: rule.id,
+      eventId: `${TIME_RUN_PREFIX}${runId}`,
+      ticketId: ticket.id,
+      notesJson: JSON.stringify(notes),
+      matchedJson: JSON.stringify(matched),
       at,
-    );
-    s.counted.run(at, rule.id);
-    s.mark.run(rule.id, ticket.id, workspaceId, at);
+    });
     return true;
   });
 }
@@ -215,13 +177,16 @@ export async function timeRulesPass(
 ): Promise<PassFigures> {
   const figures: PassFigures = { workspaces: 0, rules: 0, examined: 0, applied: 0 };
   const now = deps.clock.now();
-  const workspaces = statements(deps.db).workspaces.all(cursors.get("workspace")?.id ?? "", WORKSPACES_PER_PASS);
+  const workspaces = await automationStatements(deps.db).timeRuleWorkspaces(
+    cursors.get("workspace")?.id ?? "",
+    WORKSPACES_PER_PASS,
+  );
   if (workspaces.length < WORKSPACES_PER_PASS) cursors.delete("workspace");
-  else cursors.set("workspace", { at: "", id: workspaces.at(-1)!.workspace_id });
-  for (const { workspace_id: workspaceId } of workspaces) {
+  else cursors.set("workspace", { at: "", id: workspaces.at(-1)! });
+  for (const workspaceId of workspaces) {
     figures.workspaces++;
     let budget = TIME_RULE_BUDGET;
-    for (const raw of statements(deps.db).rules.all(workspaceId)) {
+    for (const raw of await automationStatements(deps.db).timeRules(workspaceId)) {
       if (budget <= 0) break;
       const rule = loadedOf(raw);
       const plan = planOf(rule.conditions, now);
@@ -231,11 +196,7 @@ export async function timeRulesPass(
       budget -= examined;
       figures.examined += examined;
       if (candidates.size === 0) continue;
-      const marked = new Set(
-        statements(deps.db)
-          .marked.all(rule.id, JSON.stringify([...candidates.keys()]))
-          .map((row) => row.ticket_id),
-      );
+      const marked = new Set(await automationStatements(deps.db).markedAmong(rule.id, [...candidates.keys()]));
       for (const candidate of candidates.values()) {
         if (marked.has(candidate.ticketId)) continue;
         try {

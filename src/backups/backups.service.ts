@@ -1,4 +1,3 @@
-import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import { once } from "node:events";
 import {
@@ -18,8 +17,9 @@ import { createGunzip, createGzip } from "node:zlib";
 import { extract as tarExtract, pack as tarPack, type Pack } from "tar-stream";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { appliedMigrationTags, unknownMigrationTags, type Migration } from "../db/migrate";
+import { unknownMigrationTags, type Migration } from "../db/migrate";
 import type { Clock } from "../lib/clock";
+import { backupStatements } from "./backups.statements";
 
 /** Bumped when the archive's layout changes; restore refuses formats it does not know. */
 export const BACKUP_FORMAT = 1;
@@ -80,16 +80,9 @@ export async function createBackup(options: {
   const work = mkdtempSync(join(tmpdir(), "desk-backup-"));
   try {
     const copyPath = join(work, DATABASE);
-    const source = new Database(options.databasePath, { readonly: true });
-    try {
-      source.exec("PRAGMA busy_timeout = 5000");
-      source.query("VACUUM INTO ?").run(copyPath);
-    } finally {
-      source.close();
-    }
-    const copy = new Database(copyPath, { readonly: true });
-    const migrations = appliedMigrationTags(copy);
-    copy.close();
+    const engine = backupStatements();
+    await engine.snapshot(options.databasePath, copyPath);
+    const migrations = await engine.migrationTags(copyPath);
     const dataDir = resolve(options.dataDir);
     const paths: string[] = [];
     walk(
@@ -225,26 +218,12 @@ export async function verifyBackup(file: string): Promise<Manifest> {
     const manifest = await readArchive(file, (path, content) =>
       path === DATABASE ? pipeline(content, createWriteStream(join(work, DATABASE), { mode: 0o600 })) : drain(content),
     );
-    const integrity = await databaseIntegrity(join(work, DATABASE));
+    const integrity = await backupStatements().integrity(join(work, DATABASE));
     if (integrity !== "ok")
       throw new BackupError(`${file} is damaged:\n  ${DATABASE}: integrity check failed (${integrity})`);
     return manifest;
   } finally {
     rmSync(work, { recursive: true, force: true });
-  }
-}
-
-async function databaseIntegrity(path: string): Promise<string> {
-  try {
-    const db = new Database(path, { readonly: true });
-    try {
-      const rows = db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").all();
-      return rows.map((r) => r.integrity_check).join("; ");
-    } finally {
-      db.close();
-    }
-  } catch (error) {
-    return (error as Error).message;
   }
 }
 
@@ -294,7 +273,7 @@ export async function restoreBackup(options: {
       refuseNewer,
     );
     refuseNewer(manifest);
-    const integrity = await databaseIntegrity(join(staging, DATABASE));
+    const integrity = await backupStatements().integrity(join(staging, DATABASE));
     if (integrity !== "ok")
       throw new BackupError(`${options.file} is damaged:\n  ${DATABASE}: integrity check failed (${integrity})`);
     moveIntoPlace(staging, dataDir);

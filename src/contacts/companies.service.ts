@@ -10,7 +10,8 @@ import { conflict, invalidAt, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { contacts } from "./contacts.table";
 import { likePrefix } from "./contacts.text";
-import { matchingCompanyRowidsSql } from "../search/search.public";
+import { ftsHitKeySql, matchingCompanyRowidsSql } from "../search/search.public";
+import { sqlParts } from "../db/dialect";
 import {
   applyFieldWrite,
   clearFieldValues,
@@ -257,14 +258,15 @@ export async function listCompanies(db: Queryable, ctx: RequestContext, query: C
   conditions.push(...plan.after);
   if (query.q !== undefined && query.q.trim() !== "") {
     const prefix = likePrefix(query.q.trim());
-    const words = matchingCompanyRowidsSql(query.q);
+    const { likeInsensitive: like } = sqlParts(db);
+    const words = matchingCompanyRowidsSql(db, query.q);
     conditions.push(
       or(
         // Any word of the name or domain (company_search); the prefix still finds "acme.co" or "Ac".
-        ...(words ? [sql`${companies}.rowid IN (${words})`] : []),
-        sql`${companies.name} LIKE ${prefix} ESCAPE '\\'`,
-        sql`${companies.domain} LIKE ${prefix} ESCAPE '\\'`,
-        sql`${companies.id} IN (${fieldValuePrefixSql(ctx.workspaceId, "company", prefix)})`,
+        ...(words ? [sql`${ftsHitKeySql(db, companies)} IN (${words})`] : []),
+        like(companies.name, prefix),
+        like(companies.domain, prefix),
+        sql`${companies.id} IN (${fieldValuePrefixSql(db, ctx.workspaceId, "company", prefix)})`,
       )!,
     );
   }

@@ -1,7 +1,17 @@
 import { and, inArray, isNull, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
-import { bm25Sql, COMMON_TERM_DOCS, ftsIndexes, ftsScoredHitsSql, planSearch, RANK_CAP } from "../search/search.public";
+import { sqlParts } from "../db/dialect";
+import { rowsOf } from "../db/store";
+import {
+  bm25Sql,
+  COMMON_TERM_DOCS,
+  ftsHitKeySql,
+  ftsIndexes,
+  ftsScoredHitsSql,
+  planSearch,
+  RANK_CAP,
+} from "../search/search.public";
 import { presentContacts, type ContactJson } from "./contacts.present";
 import type { ContactTicketCounts } from "./contacts.ticket-counts";
 import { contacts } from "./contacts.table";
@@ -21,10 +31,13 @@ export async function searchContacts(
   // Later addresses are outside the word index: an address (or its start) finds its contact after the ranked ones.
   const term = q.trim().toLowerCase();
   if (ids.length < limit && term.length >= 3 && !/\s/.test(term))
-    for (const row of db.all<{ id: string }>(sql`
+    for (const row of await rowsOf<{ id: string }>(
+      db,
+      sql`
       SELECT ce.contact_id AS id FROM contact_emails ce
-      WHERE ce.workspace_id = ${ctx.workspaceId} AND ce.email LIKE ${likePrefix(term)} ESCAPE '\\'
-      LIMIT ${limit}`))
+      WHERE ce.workspace_id = ${ctx.workspaceId} AND ${sqlParts(db).likeInsensitive(sql.raw("ce.email"), likePrefix(term))}
+      LIMIT ${limit}`,
+    ))
       if (!ids.includes(row.id) && ids.length < limit) ids.push(row.id);
   if (ids.length === 0) return [];
   const rows = await db
@@ -48,13 +61,16 @@ async function rankedContactIds(
 ): Promise<string[]> {
   const precise = plan.precise;
   const person = plan.expression(["name", "email"]);
-  const score = precise ? bm25Sql(ftsIndexes.contacts, "0.0, 2.0, 1.0") : sql.raw("0");
-  const hits = ftsScoredHitsSql(ftsIndexes.contacts, person, precise ? COMMON_TERM_DOCS : RANK_CAP, score);
-  const ranked = db.all<{ id: string }>(sql`
+  const score = precise ? bm25Sql(db, ftsIndexes.contacts, "0.0, 2.0, 1.0") : sql.raw("0");
+  const hits = ftsScoredHitsSql(db, ftsIndexes.contacts, person, precise ? COMMON_TERM_DOCS : RANK_CAP, score);
+  const ranked = await rowsOf<{ id: string }>(
+    db,
+    sql`
     SELECT c.id AS id FROM (${hits}) s
-    JOIN contacts c ON c.rowid = s.rid
+    JOIN contacts c ON ${ftsHitKeySql(db, sql.raw("c"))} = s.rid
     WHERE c.workspace_id = ${ctx.workspaceId} AND c.deleted_at IS NULL
     ORDER BY s.score ASC, c.updated_at DESC, c.id DESC
-    LIMIT ${limit}`);
+    LIMIT ${limit}`,
+  );
   return ranked.map((r) => r.id);
 }

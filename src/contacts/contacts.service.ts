@@ -2,6 +2,7 @@ import { first, one } from "../db/store";
 import { and, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
+import { sqlParts } from "../db/dialect";
 import { pageOf, type Page } from "../db/cursor";
 import { dbOf, transact } from "../db/tx";
 import { contactCreated, contactDeleted, contactUpdated } from "./contacts.events";
@@ -284,20 +285,23 @@ export type ContactListQuery = {
 } & Record<string, unknown>;
 
 /** The old `q`: name, email or a custom text value starting with the text (LIKE, no index on words). */
-function prefixMatchSql(workspaceId: string, q: string): SQL {
+function prefixMatchSql(db: Queryable, workspaceId: string, q: string): SQL {
   const prefix = likePrefix(q);
+  const { likeInsensitive: like } = sqlParts(db);
   return or(
-    sql`${contacts.name} LIKE ${prefix} ESCAPE '\\'`,
-    sql`${contacts.email} LIKE ${prefix} ESCAPE '\\'`,
-    secondaryEmailMatchSql(workspaceId, q),
-    sql`${contacts.id} IN (${fieldValuePrefixSql(workspaceId, "contact", prefix)})`,
+    like(contacts.name, prefix),
+    like(contacts.email, prefix),
+    secondaryEmailMatchSql(db, workspaceId, q),
+    sql`${contacts.id} IN (${fieldValuePrefixSql(db, workspaceId, "contact", prefix)})`,
   )!;
 }
 
 /** Contacts with a secondary address starting with `q` or with `q` after its `@` or a dot of it. */
-function secondaryEmailMatchSql(workspaceId: string, q: string): SQL {
+function secondaryEmailMatchSql(db: Queryable, workspaceId: string, q: string): SQL {
   const prefix = likePrefix(q.toLowerCase());
-  return sql`${contacts.id} IN (SELECT ce.contact_id FROM contact_emails ce WHERE ce.workspace_id = ${workspaceId} AND (ce.email LIKE ${prefix} ESCAPE '\\' OR ce.email LIKE ${`%@${prefix}`} ESCAPE '\\' OR ce.email LIKE ${`%.${prefix}`} ESCAPE '\\'))`;
+  const { likeInsensitive: like } = sqlParts(db);
+  const email = sql.raw("ce.email");
+  return sql`${contacts.id} IN (SELECT ce.contact_id FROM contact_emails ce WHERE ce.workspace_id = ${workspaceId} AND (${like(email, prefix)} OR ${like(email, `%@${prefix}`)} OR ${like(email, `%.${prefix}`)}))`;
 }
 
 /**
@@ -337,12 +341,12 @@ export async function contactRowsPage(
     // Secondary addresses are outside the word index: they match by prefix alongside the words.
     const words = or(
       sql`${contacts.id} IN (${await matchingContactIdsSql(db, q)})`,
-      secondaryEmailMatchSql(ctx.workspaceId, q),
+      secondaryEmailMatchSql(db, ctx.workspaceId, q),
     )!;
     rows = await select([words, ...plan.after], query.limit + 1);
     // An empty page after a cursor may just be the end of the word matches: fall back only when the words match nothing.
     if (rows.length === 0 && (plan.after.length === 0 || (await select([words], 1)).length === 0))
-      rows = await select([prefixMatchSql(ctx.workspaceId, q), ...plan.after], query.limit + 1);
+      rows = await select([prefixMatchSql(db, ctx.workspaceId, q), ...plan.after], query.limit + 1);
   }
   return await pageOf(
     rows,

@@ -1,5 +1,4 @@
-import { asc, desc, lt, sql, type SQL } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { asc, type Column, desc, lt, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { decodeCursor } from "../db/cursor";
 import type { Queryable } from "../db/database";
@@ -27,7 +26,7 @@ export async function recordSortPlan(
   db: Queryable,
   ctx: RequestContext,
   entity: "contact" | "company",
-  idColumn: SQLiteColumn,
+  idColumn: Column,
   query: { sort?: string; order?: "asc" | "desc"; cursor?: string },
 ): Promise<RecordSortPlan> {
   const name = query.sort ?? "created_at";
@@ -65,7 +64,7 @@ export async function recordSortPlan(
 }
 
 /** Rows strictly after (value, id) in the list's order; a null value sorts lowest, as SQLite orders it. */
-function afterCursor(k: SQL, id: SQLiteColumn, order: "asc" | "desc", value: CursorValue, last: string): SQL {
+function afterCursor(k: SQL, id: Column, order: "asc" | "desc", value: CursorValue, last: string): SQL {
   if (order === "desc") {
     if (value === null) return sql`(${k} IS NULL AND ${id} < ${last})`;
     return sql`(${k} < ${value} OR (${k} = ${value} AND ${id} < ${last}) OR ${k} IS NULL)`;

@@ -1,9 +1,9 @@
-import { sql, type SQL } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { type Column, sql, type SQL } from "drizzle-orm";
 import { actorUserId, type RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
+import { rowsOf } from "../db/store";
 import { invalidAt } from "../lib/errors";
-import { definitionByKey } from "./fields.statements";
+import { definitionByKey, fieldSqlParts, type FieldSqlParts } from "./fields.statements";
 import type { FieldType } from "./fields.table";
 import { isCalendarDate, type FieldDef, type FieldEntity } from "./fields.values";
 
@@ -40,7 +40,8 @@ async function findDefinition(db: Queryable, workspaceId: string, entity: FieldE
 export const SELECTIVE_VALUES = 1000;
 
 async function isSelective(db: Queryable, fieldId: string, cond: SQL): Promise<boolean> {
-  const [row] = db.all<{ n: number }>(
+  const [row] = await rowsOf<{ n: number }>(
+    db,
     sql`SELECT count(*) AS n FROM (SELECT 1 FROM field_values fv WHERE fv.field_id = ${fieldId} AND ${cond} LIMIT ${SELECTIVE_VALUES})`,
   );
   return (row?.n ?? 0) < SELECTIVE_VALUES;
@@ -94,7 +95,7 @@ export async function fieldFilterSql(
   ctx: RequestContext,
   entity: FieldEntity,
   filter: FieldFilter,
-  recordIdColumn: SQLiteColumn,
+  recordIdColumn: Column,
   db: Queryable,
 ): Promise<SQL> {
   const location = `query.field.${filter.key}`;
@@ -112,6 +113,7 @@ export async function fieldFilterSql(
       : sql`EXISTS (SELECT 1 FROM field_values fv WHERE fv.entity = ${entity} AND fv.record_id = ${recordIdColumn} AND fv.field_id = ${def.id} AND ${cond})`;
   const lacking = (cond: SQL) =>
     sql`NOT EXISTS (SELECT 1 FROM field_values fv WHERE fv.entity = ${entity} AND fv.record_id = ${recordIdColumn} AND fv.field_id = ${def.id} AND ${cond})`;
+  const parts = fieldSqlParts(db);
   if (op === "set") return await having(sql`1`, true);
   if (op === "not_set") return lacking(sql`1`);
   const value = filter.value.trim();
@@ -123,13 +125,11 @@ export async function fieldFilterSql(
     case "url":
     case "email": {
       const needle = value.toLowerCase();
-      // NOCASE folds ASCII case only, as lower() does; the needle is lower-cased already, so this is
-      // lower(value_text) = needle, in the form the NOCASE index answers.
-      const equal = sql`fv.value_text = ${needle} COLLATE NOCASE`;
+      const equal = parts.textEqualsSql(needle);
       if (op === "eq") return await having(equal, true);
       if (op === "ne") return lacking(equal);
-      if (op === "contains") return await having(sql`instr(lower(fv.value_text), ${needle}) > 0`);
-      return lacking(sql`instr(lower(fv.value_text), ${needle}) > 0`);
+      if (op === "contains") return await having(parts.textContainsSql(needle));
+      return lacking(parts.textContainsSql(needle));
     }
     case "number":
     case "date": {
@@ -141,8 +141,7 @@ export async function fieldFilterSql(
         if (!isCalendarDate(value)) throw invalidAt(location, "a date filter takes YYYY-MM-DD");
         operand = value;
       }
-      // Dates (YYYY-MM-DD: digits and dashes) order the same under NOCASE, which the text index uses.
-      const column = sql.raw(type === "number" ? "fv.value_num" : "fv.value_text COLLATE NOCASE");
+      const column = type === "number" ? sql.raw("fv.value_num") : parts.dateColumnSql();
       const comparison = { eq: "=", ne: "=", gt: ">", gte: ">=", lt: "<", lte: "<=" }[op as "eq"];
       const cond = sql`${column} ${sql.raw(comparison)} ${operand}`;
       return op === "ne" ? lacking(cond) : await having(cond, true);
@@ -154,14 +153,18 @@ export async function fieldFilterSql(
     }
     case "select":
     case "user":
-      return await choiceFilter(ctx, def, type, op, value, location, { having, lacking });
+      return await choiceFilter(ctx, def, type, op, value, location, { having, lacking, parts });
     case "multi_select":
-      return await multiChoiceFilter(def, op, value, location, { having, lacking });
+      return await multiChoiceFilter(def, op, value, location, { having, lacking, parts });
   }
 }
 
 /** A record having, or lacking, a value of the field that meets a condition (`having` may read the value index). */
-type Matchers = { having: (cond: SQL, indexed?: boolean) => SQL | Promise<SQL>; lacking: (cond: SQL) => SQL };
+type Matchers = {
+  having: (cond: SQL, indexed?: boolean) => SQL | Promise<SQL>;
+  lacking: (cond: SQL) => SQL;
+  parts: FieldSqlParts;
+};
 
 /** A select or person field: its option ids or user ids (`me`: the caller). */
 async function choiceFilter(
@@ -182,12 +185,7 @@ async function choiceFilter(
   }
   if ((op === "eq" || op === "ne") && ids.length > 1)
     throw invalidAt(location, `the ${op} operator takes one value; use any or none for a list`);
-  const values = sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  );
-  // The NOCASE index finds the candidates; the exact comparison keeps ids case-sensitive.
-  const cond = sql`fv.value_text COLLATE NOCASE IN (${values}) AND fv.value_text IN (${values})`;
+  const cond = m.parts.textAmongSql(ids);
   return op === "any" || op === "eq" ? await m.having(cond, true) : m.lacking(cond);
 }
 
@@ -202,13 +200,12 @@ async function multiChoiceFilter(
   const ids = list(value);
   const unknown = ids.find((id) => !def.options.some((o) => o.id === id));
   if (unknown !== undefined) throw invalidAt(location, `"${unknown.slice(0, 60)}" is not an option of ${def.key}`);
-  const contains = (id: string) => sql`EXISTS (SELECT 1 FROM json_each(fv.value_json) j WHERE j.value = ${id})`;
-  const anyOf = sql`EXISTS (SELECT 1 FROM json_each(fv.value_json) j WHERE j.value IN (${sql.join(
-    ids.map((id) => sql`${id}`),
-    sql`, `,
-  )}))`;
-  const allOf = sql.join(ids.map(contains), sql` AND `);
-  const exactly = sql`${allOf} AND json_array_length(fv.value_json) = ${ids.length}`;
+  const anyOf = m.parts.listHoldsAnySql(ids);
+  const allOf = sql.join(
+    ids.map((id) => m.parts.listHoldsSql(id)),
+    sql` AND `,
+  );
+  const exactly = sql`${allOf} AND ${m.parts.listLengthSql()} = ${ids.length}`;
   if (op === "any") return await m.having(anyOf);
   if (op === "none") return m.lacking(anyOf);
   if (op === "all") return await m.having(allOf);
@@ -224,7 +221,7 @@ export async function fieldSortSql(
   ctx: RequestContext,
   entity: FieldEntity,
   key: string,
-  recordIdColumn: SQLiteColumn,
+  recordIdColumn: Column,
   db: Queryable,
 ): Promise<SQL> {
   const location = "query.sort";

@@ -1,4 +1,4 @@
-import { first, one } from "../db/store";
+import { execute, first, one } from "../db/store";
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
@@ -12,6 +12,7 @@ import { slugify } from "../lib/slug";
 import type { FieldEntity } from "./fields.apply";
 import { customFields, fieldValues, type FieldOption, type FieldType } from "./fields.table";
 import type { FieldDef } from "./fields.values";
+import { fieldSqlParts } from "./fields.statements";
 import type { Clock } from "../lib/clock";
 
 type Deps = { db: Db; clock: Clock };
@@ -230,13 +231,7 @@ async function clearOptions(tx: Tx, def: FieldDef, gone: string[]) {
     await tx.delete(fieldValues).where(and(eq(fieldValues.fieldId, def.id), inArray(fieldValues.valueText, gone)));
     return;
   }
-  const list = sql.join(
-    gone.map((g) => sql`${g}`),
-    sql`, `,
-  );
-  tx.run(sql`UPDATE field_values SET value_json = (SELECT json_group_array(j.value) FROM json_each(field_values.value_json) j WHERE j.value NOT IN (${list}))
-    WHERE field_id = ${def.id} AND EXISTS (SELECT 1 FROM json_each(field_values.value_json) j WHERE j.value IN (${list}))`);
-  tx.run(sql`DELETE FROM field_values WHERE field_id = ${def.id} AND json_array_length(value_json) = 0`);
+  for (const statement of fieldSqlParts(tx).removeListOptionsSql(def.id, gone)) await execute(tx, statement);
 }
 
 export async function deleteField(ctx: RequestContext, id: string, deps: Deps): Promise<void> {

@@ -1,5 +1,6 @@
+import { sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "../db/database";
-import { inListSql, listParam } from "../db/dialect";
+import { dialectStatements, inListSql, listParam } from "../db/dialect";
 import { preparedFor } from "../db/prepared";
 import type { FieldOption, FieldType } from "./fields.table";
 import type { FieldDef, StoredValue } from "./fields.values";
@@ -106,3 +107,60 @@ export async function writeStoredValue(
       stored.valueJson === null ? null : JSON.stringify(stored.valueJson),
     );
 }
+
+/**
+ * The parts of custom field filters and option removal whose SQL differs by engine, over a value row
+ * aliased `fv`. SQLite answers case-insensitive comparisons through the NOCASE indexes on
+ * `value_text` (fields.table.ts) and walks multi-select lists with `json_each`. A PostgreSQL twin
+ * compares `lower(fv.value_text)` (an expression index on it), finds `strpos` in place of `instr`,
+ * and tests and edits the `jsonb` list with `@>`, `jsonb_array_elements_text` and `jsonb_array_length`.
+ */
+export type FieldSqlParts = {
+  /** The text value equals `needle` (already lower-cased), ignoring ASCII case, through the text index. */
+  textEqualsSql(needle: string): SQL;
+  /** The lower-cased text value contains `needle` (already lower-cased). */
+  textContainsSql(needle: string): SQL;
+  /** The text value as date filters compare it (YYYY-MM-DD orders alike either way), through the text index. */
+  dateColumnSql(): SQL;
+  /** The text value is exactly one of `values` (case-sensitive), found through the case-insensitive index. */
+  textAmongSql(values: readonly string[]): SQL;
+  /** The multi-select list holds `id`. */
+  listHoldsSql(id: string): SQL;
+  /** The multi-select list holds any of `ids`. */
+  listHoldsAnySql(ids: readonly string[]): SQL;
+  /** How many options the multi-select list holds. */
+  listLengthSql(): SQL;
+  /** The statements, run in order, that take `gone` out of the field's multi-select lists and drop those left empty. */
+  removeListOptionsSql(fieldId: string, gone: readonly string[]): SQL[];
+};
+
+const valuesSql = (values: readonly string[]): SQL =>
+  sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  );
+
+/** Fragments only: they need no connection, and the statements run on the caller's change. */
+const sqliteFieldParts = (): FieldSqlParts => ({
+  // NOCASE folds ASCII case only, as lower() does; with a lower-cased needle this is
+  // lower(value_text) = needle, in the form the NOCASE index answers.
+  textEqualsSql: (needle) => sql`fv.value_text = ${needle} COLLATE NOCASE`,
+  textContainsSql: (needle) => sql`instr(lower(fv.value_text), ${needle}) > 0`,
+  dateColumnSql: () => sql.raw("fv.value_text COLLATE NOCASE"),
+  // The NOCASE index finds the candidates; the exact comparison keeps ids case-sensitive.
+  textAmongSql: (values) =>
+    sql`fv.value_text COLLATE NOCASE IN (${valuesSql(values)}) AND fv.value_text IN (${valuesSql(values)})`,
+  listHoldsSql: (id) => sql`EXISTS (SELECT 1 FROM json_each(fv.value_json) j WHERE j.value = ${id})`,
+  listHoldsAnySql: (ids) => sql`EXISTS (SELECT 1 FROM json_each(fv.value_json) j WHERE j.value IN (${valuesSql(ids)}))`,
+  listLengthSql: () => sql`json_array_length(fv.value_json)`,
+  removeListOptionsSql: (fieldId, gone) => {
+    const list = valuesSql(gone);
+    return [
+      sql`UPDATE field_values SET value_json = (SELECT json_group_array(j.value) FROM json_each(field_values.value_json) j WHERE j.value NOT IN (${list}))
+    WHERE field_id = ${fieldId} AND EXISTS (SELECT 1 FROM json_each(field_values.value_json) j WHERE j.value IN (${list}))`,
+      sql`DELETE FROM field_values WHERE field_id = ${fieldId} AND json_array_length(value_json) = 0`,
+    ];
+  },
+});
+
+export const fieldSqlParts = dialectStatements<FieldSqlParts>({ sqlite: sqliteFieldParts });

@@ -1,11 +1,11 @@
-import { Database } from "bun:sqlite";
 import { constants, accessSync, existsSync, readdirSync, statfsSync, statSync } from "node:fs";
 import { resolve as resolveDns } from "node:dns/promises";
 import { join, resolve } from "node:path";
 import { migrations } from "../../migrations/index";
 import { type Config, loadConfig } from "../config/config";
-import { appliedMigrationTags, unknownMigrationTags } from "../db/migrate";
+import { unknownMigrationTags } from "../db/migrate";
 import { smtpSettingsFromUrl, verifySmtp } from "../mail/mail.send";
+import { doctorStatements } from "./doctor.statements";
 
 export type Verdict = "ok" | "warn" | "fail";
 export type Finding = { verdict: Verdict; check: string; detail: string; fix?: string };
@@ -120,46 +120,37 @@ function checkDataDir(dataDir: string): Finding[] {
 async function checkDatabase(config: Config): Promise<Finding[]> {
   if (!existsSync(config.databasePath))
     return [{ verdict: "ok", check: "database", detail: "none yet: created and migrated at first start" }];
-  let sqlite: Database;
-  try {
-    sqlite = new Database(config.databasePath, { readonly: true });
-  } catch (error) {
-    return [{ verdict: "fail", check: "database", detail: `cannot open ${config.databasePath}: ${String(error)}` }];
-  }
-  try {
-    const integrity = sqlite.query<{ quick_check: string }, []>("PRAGMA quick_check").all();
-    const problems = integrity.map((r) => r.quick_check).filter((r) => r !== "ok");
-    const applied = appliedMigrationTags(sqlite);
-    const newer = unknownMigrationTags(applied, migrations);
-    const pending = migrations.filter((m) => !applied.includes(m.tag));
-    const findings: Finding[] = [];
-    findings.push(
-      problems.length
-        ? {
-            verdict: "fail",
-            check: "database integrity",
-            detail: problems.slice(0, 3).join("; "),
-            fix: "stop Desk and restore the newest backup (desk restore <file>)",
-          }
-        : { verdict: "ok", check: "database integrity", detail: "quick_check passed" },
-    );
-    if (newer.length)
-      findings.push({
-        verdict: "fail",
-        check: "database version",
-        detail: `the database has migrations this binary lacks (${newer.join(", ")})`,
-        fix: "run the newer desk binary, or restore the pre-migrate snapshot under <data dir>/snapshots",
-      });
-    else
-      findings.push({
-        verdict: "ok",
-        check: "database version",
-        detail: pending.length ? `${pending.length} migration(s) run at next start` : "up to date",
-      });
-    return findings;
-  } finally {
-    sqlite.close();
-  }
+  const inspection = await doctorStatements().inspect(config.databasePath);
+  if (!inspection.opened)
+    return [{ verdict: "fail", check: "database", detail: `cannot open ${config.databasePath}: ${inspection.error}` }];
+  const { problems, applied } = inspection;
+  const newer = unknownMigrationTags(applied, migrations);
+  const pending = migrations.filter((m) => !applied.includes(m.tag));
+  const findings: Finding[] = [];
+  findings.push(
+    problems.length
+      ? {
+          verdict: "fail",
+          check: "database integrity",
+          detail: problems.slice(0, 3).join("; "),
+          fix: "stop Desk and restore the newest backup (desk restore <file>)",
+        }
+      : { verdict: "ok", check: "database integrity", detail: "quick_check passed" },
+  );
+  if (newer.length)
+    findings.push({
+      verdict: "fail",
+      check: "database version",
+      detail: `the database has migrations this binary lacks (${newer.join(", ")})`,
+      fix: "run the newer desk binary, or restore the pre-migrate snapshot under <data dir>/snapshots",
+    });
+  else
+    findings.push({
+      verdict: "ok",
+      check: "database version",
+      detail: pending.length ? `${pending.length} migration(s) run at next start` : "up to date",
+    });
+  return findings;
 }
 
 async function checkInbound(config: Config, probes: DoctorProbes): Promise<Finding> {

@@ -2,6 +2,10 @@
  * Test fixture: a separate process that runs a consumer over the stored events, two per turn (so
  * each pair commits on its own), and dies by SIGKILL while handling the fifth. Argument: the
  * database path.
+ *
+ * SQLite-only by nature (it stays in scripts/store-exceptions.txt): a second process opens the
+ * database file the test names and migrates it on its own SQLite connection, and the test reopens
+ * that file after the kill.
  */
 import { openDatabase } from "../db/database";
 import { createRuntime } from "../db/runtime";

@@ -1,21 +1,21 @@
-import type { Database } from "bun:sqlite";
 import type { RequestContext } from "../auth/context";
 import type { Db } from "../db/database";
 import type { ReadScopeOf } from "./catalogue";
-import { type Envelope, type StoredEventRow, storedEventOf } from "./envelope";
+import { type Envelope, storedEventOf } from "./envelope";
+import { eventStatements, type PublicEventRow } from "./events.statements";
 import { eventAsSeenBy, type ReadGrant } from "./visibility";
-
-/** A stored public event as the realtime gateway replays it to a visitor: topics and data as stored JSON. */
-export type PublicEventRow = Omit<Envelope, "topics" | "data"> & { topics: string; data: string };
 
 /**
  * A visitor's missed public events: those of the workspace after `since` that went to their contact
- * topic. Prepared on the realtime gateway's connection once, when it starts.
+ * topic (`topic`), at most `limit`; a row's topics still need an exact check.
  */
-export const publicEventsSinceStatement = (sqlite: Database) =>
-  sqlite.query<PublicEventRow, [string, number, string, number]>(
-    "SELECT id, seq, workspace_id, type, visibility, topics, data, occurred_at FROM events WHERE workspace_id = ? AND seq > ? AND visibility = 'public' AND instr(topics, ?) > 0 ORDER BY seq LIMIT ?",
-  );
+export const publicEventsSince = (
+  db: Db,
+  workspaceId: string,
+  since: number,
+  topic: string,
+  limit: number,
+): Promise<PublicEventRow[]> => eventStatements(db).publicEventsSince(workspaceId, since, topic, limit);
 
 /**
  * Replays stored events after `since`, ascending. Events the caller may not read (a private team it
@@ -28,11 +28,7 @@ export async function replayEvents(
   limit: number,
   readScopeOf: ReadScopeOf,
 ): Promise<{ data: Envelope[]; next_cursor: string | null }> {
-  const rows = db.$client
-    .query<StoredEventRow, [string, number, number]>(
-      "SELECT id, seq, workspace_id, type, visibility, private_team_id, topics, data, occurred_at FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-    )
-    .all(ctx.workspaceId, since, limit + 1);
+  const rows = await eventStatements(db).eventsSince(ctx.workspaceId, since, limit + 1);
   const more = rows.length > limit;
   const kept = more ? rows.slice(0, limit) : rows;
   const data = kept.map((row) => eventAsSeenBy(ctx, storedEventOf(row), readScopeOf));

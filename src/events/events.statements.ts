@@ -7,6 +7,9 @@ import { IMPORT_CAUSE } from "./consumer.define";
 import type { StoredEventRow } from "./envelope";
 import { eventWorkspaceCheckSql } from "./seq-counter";
 
+/** A stored public event as the realtime gateway replays it to a visitor: topics and data as stored JSON. */
+export type PublicEventRow = Omit<StoredEventRow, "private_team_id">;
+
 /** A stored event as a consumer reads it: the row and the chain of reactions that caused it. */
 export type ConsumedEventRow = StoredEventRow & { cause_consumer: string | null; cause_depth: number };
 
@@ -36,7 +39,8 @@ export type StoredLag = { behind: number; oldest: string | null };
  * cursors. PostgreSQL's twin takes the seq with `UPDATE event_seqs … RETURNING` (an insert only for
  * a new workspace) under the row lock, claims a cursor with `FOR UPDATE SKIP LOCKED` per (consumer,
  * workspace) so two processes never handle one workspace at once, binds type lists as arrays
- * (`= ANY($1)`), and counts a handler's writes without SQLite's `total_changes()`.
+ * (`= ANY($1)`), counts a handler's writes without SQLite's `total_changes()`, and finds a visitor's
+ * topic with `topics @> jsonb_build_array($3)` instead of searching the JSON text with `instr`.
  */
 export interface EventStatements {
   /** Takes the workspace's next seq (its counter starts at 1), holding the counter row until commit. */
@@ -75,6 +79,10 @@ export interface EventStatements {
   consumerNames(): Promise<string[]>;
   /** A consumer's lag from its stored cursors, over every workspace. */
   storedLag(consumer: string): Promise<StoredLag | null>;
+  /** The workspace's events after `since`, in seq order, at most `limit` (the replay of GET /v1/events and sockets). */
+  eventsSince(workspaceId: string, since: number, limit: number): Promise<StoredEventRow[]>;
+  /** The workspace's public events after `since` that went to `topic`, in seq order, at most `limit` (a visitor's replay). */
+  publicEventsSince(workspaceId: string, since: number, topic: string, limit: number): Promise<PublicEventRow[]>;
 }
 
 /** Lists are bound as JSON; a list kept by its caller (a consumer's types) is written once. */
@@ -151,7 +159,16 @@ function prepareEventQueries(db: Queryable) {
      FROM event_seqs s LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
      WHERE s.last_seq > coalesce(c.last_seq, 0)`,
   );
+  const since = sqlite.query<StoredEventRow, [string, number, number]>(
+    "SELECT id, seq, workspace_id, type, visibility, private_team_id, topics, data, occurred_at FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+  );
+  // A topic is found in the stored JSON text (its quoted form), then checked exactly by the caller.
+  const publicSince = sqlite.query<PublicEventRow, [string, number, string, number]>(
+    "SELECT id, seq, workspace_id, type, visibility, topics, data, occurred_at FROM events WHERE workspace_id = ? AND seq > ? AND visibility = 'public' AND instr(topics, ?) > 0 ORDER BY seq LIMIT ?",
+  );
   return {
+    since,
+    publicSince,
     nextSeq,
     dropCounter,
     insert,
@@ -215,6 +232,9 @@ const sqliteEventStatements = (db: Queryable): EventStatements => {
       q.after.all(workspaceId, afterSeq, upTo, jsonList(types), limit),
     consumerNames: async () => q.names.all().map((r) => r.name),
     storedLag: async (consumer) => q.lag.get(consumer) ?? null,
+    eventsSince: async (workspaceId, since, limit) => q.since.all(workspaceId, since, limit),
+    publicEventsSince: async (workspaceId, since, topic, limit) =>
+      q.publicSince.all(workspaceId, since, JSON.stringify(topic), limit),
   };
 };
 

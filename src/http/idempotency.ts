@@ -1,6 +1,8 @@
 import type { Database } from "bun:sqlite";
+import type { Db } from "../db/database";
 import { sha256Hex, type SecretBox } from "../lib/crypto";
 import { DeskError } from "../lib/errors";
+import { idempotencyStatements } from "./idempotency.statements";
 import { errorResponse } from "./respond";
 import { requestMeta, setRequestMeta } from "./request-meta";
 
@@ -9,16 +11,6 @@ const KEY_RE = /^[\x20-\x7e]{1,255}$/;
 const SEALED_PREFIX = "v1.";
 const STORED_LIMIT = 1024 * 1024;
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
-
-type Row = {
-  fingerprint: string;
-  state: string;
-  status: number | null;
-  content_type: string | null;
-  location: string | null;
-  body: string | null;
-  created_at: string;
-};
 
 /**
  * Who calls, as idempotency sees it: the scope keys are kept under, or that and headers every answer
@@ -53,21 +45,12 @@ export async function recoverIdempotencyKeys(sqlite: Database): Promise<number> 
  * return it while desk.db and its WAL must not hold it readable.
  */
 export function createIdempotency(
-  sqlite: Database,
+  db: Db,
   secrets: SecretBox,
   callerScope: (request: Request) => Promise<IdempotencyCaller | null>,
   now: () => Date,
 ) {
-  const find = sqlite.query<Row, [string, string]>(
-    "SELECT fingerprint, state, status, content_type, location, body, created_at FROM idempotency_keys WHERE scope = ? AND key = ?",
-  );
-  const claim = sqlite.query<unknown, [string, string, string, string]>(
-    "INSERT INTO idempotency_keys (scope, key, fingerprint, state, created_at) VALUES (?, ?, ?, 'running', ?)",
-  );
-  const release = sqlite.query<unknown, [string, string]>("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?");
-  const store = sqlite.query<unknown, [number, string | null, string | null, string, string, string]>(
-    "UPDATE idempotency_keys SET state = 'done', status = ?, content_type = ?, location = ?, body = ? WHERE scope = ? AND key = ?",
-  );
+  const statements = idempotencyStatements(db);
 
   return async function withIdempotency(
     request: Request,
@@ -95,10 +78,8 @@ export function createIdempotency(
     const body = await request.arrayBuffer();
     const url = new URL(request.url);
     const fingerprint = sha256Hex(`${request.method} ${url.pathname}${url.search}\n${sha256Hex(new Uint8Array(body))}`);
-    const existing = find.get(scope, key);
-    if (existing && now().getTime() - new Date(existing.created_at).getTime() > IDEMPOTENCY_TTL_MS)
-      release.run(scope, key);
-    else if (existing) {
+    const existing = await statements.claimOrFind(scope, key, fingerprint, now(), IDEMPOTENCY_TTL_MS);
+    if (existing) {
       if (existing.fingerprint !== fingerprint) {
         return refuse(
           new DeskError(422, "idempotency_key_reused", "This Idempotency-Key was used with a different request."),
@@ -117,24 +98,29 @@ export function createIdempotency(
         headers,
       });
     }
-    claim.run(scope, key, fingerprint, now().toISOString());
     const replay = new Request(request.url, { method: request.method, headers: request.headers, body });
     setRequestMeta(replay, requestMeta(request));
     let response: Response;
     try {
       response = await inner(replay);
     } catch (error) {
-      release.run(scope, key);
+      await statements.release(scope, key);
       throw error;
     }
     const contentType = response.headers.get("content-type");
     if (response.status >= 500 || response.status === 429 || contentType?.startsWith("text/event-stream")) {
-      release.run(scope, key);
+      await statements.release(scope, key);
       return response;
     }
     const text = await response.text();
-    if (text.length > STORED_LIMIT) release.run(scope, key);
-    else store.run(response.status, contentType, response.headers.get("location"), secrets.seal(text), scope, key);
+    if (text.length > STORED_LIMIT) await statements.release(scope, key);
+    else
+      await statements.store(scope, key, {
+        status: response.status,
+        contentType,
+        location: response.headers.get("location"),
+        body: secrets.seal(text),
+      });
     return new Response(text, { status: response.status, headers: response.headers });
   };
 }

@@ -1,9 +1,8 @@
-import { dirname } from "node:path";
 import type { Db } from "../db/database";
 import { storageProblem } from "../db/storage";
-import { batchedWrite } from "../db/tx";
 import { oldestDueMs, runningPastLease } from "../jobs/jobs.stats";
 import type { Clock } from "../lib/clock";
+import { readinessStatements } from "./readiness.statements";
 
 /**
  * GET /readyz: whether this Desk can do its work, for a load balancer or monitor (GET /healthz only
@@ -40,11 +39,9 @@ export function createReadiness(
   failingMailboxes: FailingMailboxes = () => [],
   limits = READINESS_LIMITS,
 ): () => Promise<Readiness> {
-  const userVersion = db.$client.query<{ user_version: number }, []>("PRAGMA user_version");
-
+  const statements = readinessStatements(db);
   // The file system holding the database (and, beside it, the data dir's files); ":memory:" has none.
-  const filename = db.$client.filename;
-  const dataDir = filename && filename !== ":memory:" ? dirname(filename) : null;
+  const dataDir = statements.databaseDir();
 
   async function database(): Promise<ReadinessCheck> {
     // A full disk can let this small probe through (it fits in WAL frames already allocated) while
@@ -52,12 +49,7 @@ export function createReadiness(
     const full = dataDir ? storageProblem(db, dataDir) : null;
     if (full) return { ok: false, detail: full };
     try {
-      // Rewriting the header's user_version with its own value dirties page 1, so the commit really
-      // writes to the WAL: a full disk or a read-only file fails here, as any other write would.
-      const version = userVersion.get()?.user_version ?? 0;
-      await batchedWrite(db, () => {
-        db.$client.run(`PRAGMA user_version = ${Math.trunc(version)}`);
-      });
+      await statements.probeWrite();
       return { ok: true };
     } catch (error) {
       return { ok: false, detail: `the database refused a write: ${(error as Error).message}` };

@@ -72,7 +72,7 @@ export function createHttpHandler(handle: RequestHandler, deps: HttpDeps, option
     handle,
     deps,
     options,
-    withIdempotency: createIdempotency(deps.db.$client, deps.secrets, deps.callerScope, () => deps.clock.now()),
+    withIdempotency: createIdempotency(deps.db, deps.secrets, deps.callerScope, () => deps.clock.now()),
     log,
     pages: options.pages?.length ? createPageRouter(options.pages) : null,
     // The access log is debug-level: skip building its line when the level is above debug.

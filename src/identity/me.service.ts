@@ -1,12 +1,12 @@
 import { one } from "../db/store";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { UserJson, UserRow } from "./auth.present";
 import { presentUser } from "./auth.present";
 import { apiKeyCallerOf } from "./identity.ports";
 import { users } from "./identity.table";
+import { type CreatorRow, identityStatements } from "./identity.statements";
 import { canonicalLocale } from "./me.schemas";
 import type { Credential, WorkspaceMembership } from "../auth/credentials";
-import { preparedFor } from "../db/prepared";
 import type { Deps } from "../deps";
 import { unauthorized } from "../lib/errors";
 
@@ -16,35 +16,8 @@ export type MeAnswer = {
   api_key?: { id: string; name: string; scopes: string[] };
 };
 
-type CreatorRow = {
-  id: string;
-  name: string;
-  email: string;
-  avatar_url: string | null;
-  avatar_source: string | null;
-  mfa_enabled: number;
-  locale: string | null;
-  created_at: string;
-};
-
-/** The API-key answer's creator, prepared once (GET /v1/me for a key is a benchmarked hot path). */
-const creatorStatement = preparedFor((sqlite) =>
-  sqlite.query<CreatorRow, [string]>(
-    "SELECT id, name, email, avatar_url, avatar_source, mfa_enabled, locale, created_at FROM users WHERE id = ?",
-  ),
-);
-
-/** A person's row, compiled once per connection: building this select of every column cost more than two thirds of a served GET /v1/me. */
-const userRowQuery = preparedFor((_sqlite, db) =>
-  db
-    .select()
-    .from(users)
-    .where(eq(users.id, sql.placeholder("userId")))
-    .prepare(),
-);
-
-export const findUserRow = async (deps: Pick<Deps, "db">, userId: string): Promise<UserRow | undefined> =>
-  userRowQuery(deps.db).get({ userId });
+export const findUserRow = (deps: Pick<Deps, "db">, userId: string): Promise<UserRow | undefined> =>
+  identityStatements(deps.db).userRow(userId);
 
 /**
  * GET /v1/me for any credential. A person: themselves and their workspaces. An API key: its
@@ -57,13 +30,15 @@ export async function describeCaller(
   if (credential.kind === "api_key") {
     const key = await deps.ports.get(apiKeyCallerOf)(deps.db, credential.apiKeyId);
     if (!key) throw unauthorized();
-    const creator = key.createdBy === null ? null : creatorStatement(deps.db).get(key.createdBy);
-    const user: UserJson | null = creator ? { ...creator, mfa_enabled: creator.mfa_enabled === 1 } : null;
-    return {
-      user,
+    const answer = (creator: CreatorRow | null): MeAnswer => ({
+      user: creator ? { ...creator, mfa_enabled: creator.mfa_enabled === 1 } : null,
       workspaces: [{ ...key.workspace, role: "admin" }],
       api_key: { id: key.id, name: key.name, scopes: credential.scopes },
-    };
+    });
+    if (key.createdBy === null) return answer(null);
+    // SQLite answers at once (a benchmarked hot path: no extra await there); another engine's Promise is awaited.
+    const creator = identityStatements(deps.db).creator(key.createdBy);
+    return creator instanceof Promise ? answer(await creator) : answer(creator);
   }
   const user = await findUserRow(deps, credential.userId);
   if (!user) throw unauthorized();

@@ -5,6 +5,7 @@ import type { Db, Queryable, Tx } from "../db/database";
 import { sha256Hex } from "../lib/crypto";
 import { newId, randomToken } from "../lib/ids";
 import { sessions } from "./identity.table";
+import { identityStatements } from "./identity.statements";
 import type { TokenService } from "../auth/tokens";
 
 export type NewSession = {
@@ -133,10 +134,7 @@ export type SessionCheck = {
 
 /** The session an access token names, by a statement prepared once (the credential check runs it on every request). */
 export function sessionLookup(db: Db): (sessionId: string) => (SessionCheck | null) | Promise<SessionCheck | null> {
-  const statement = db.$client.query<SessionCheck, [string]>(
-    "SELECT user_id, revoked_at, expires_at, authenticated_at, mfa_verified FROM sessions WHERE id = ?",
-  );
-  return async (sessionId) => statement.get(sessionId);
+  return identityStatements(db).sessionCheck;
 }
 
 /** How a session was signed in (second factor, when), for actions that need a strong or recent sign-in. */

@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db, Queryable, Tx } from "../db/database";
 import { newId } from "../lib/ids";
 import { users } from "./identity.table";
+import { identityStatements } from "./identity.statements";
 
 /**
  * People's rows as other features read and write them. `users` itself is exported for the members
@@ -49,8 +50,7 @@ export async function insertUser(tx: Tx, input: { email: string; name: string; p
  * Synchronous: the realtime gateway's slot (PresenceLookups.userName) still reads it without awaiting.
  */
 export function userNames(db: Db): (userId: string) => string | undefined {
-  const statement = db.$client.query<{ name: string }, [string]>("SELECT name FROM users WHERE id = ?");
-  return (userId) => statement.get(userId)?.name;
+  return identityStatements(db).userName;
 }
 
 /** The person's picture URL, or null when they have none (or do not exist). */

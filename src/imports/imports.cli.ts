@@ -58,11 +58,11 @@ function summary(job: ImportJson): string {
  * `desk import <source> --workspace <id or slug> [--option value …]`: starts the import like
  * POST /v1/imports and runs it in this process (holding the import, so a running server's job
  * waits; if this process stops, that job goes on from the last committed page). Exit 0 only when
- * it succeeded.
+ * it succeeded. `openDeps` opens the desk and says how to close it: the database is its opener's to close.
  */
 export async function runImportCommand(
   args: string[],
-  openDeps: () => Deps | Promise<Deps>,
+  openDeps: () => Promise<{ deps: Deps; close(): void }>,
   out: Out = console,
 ): Promise<number> {
   const [source, ...rest] = args;
@@ -72,7 +72,7 @@ export async function runImportCommand(
     return 2;
   }
   const { workspace: ref, ...options } = flags;
-  const deps = await openDeps();
+  const { deps, close } = await openDeps();
   try {
     const workspace = (await findWorkspace(deps.db, String(ref))) ?? (await findWorkspaceBySlug(deps.db, String(ref)));
     if (!workspace) {
@@ -146,6 +146,6 @@ export async function runImportCommand(
     return 1;
   } finally {
     await untilCommitted(deps.db).catch(() => undefined);
-    deps.db.$client.close();
+    close();
   }
 }

@@ -1,25 +1,9 @@
 import type { Queryable } from "../db/database";
-import { preparedFor } from "../db/prepared";
-import { importMappings, type ImportMappingRow, type ImportSourceName } from "./imports.table";
+import { importStatements } from "./imports.statements";
+import type { ImportMappingRow, ImportSourceName } from "./imports.table";
 
 /** The account whose records a run maps: a re-run of the same account finds what the last one made. */
 export type MappingScope = { workspaceId: string; source: ImportSourceName; account: string };
-
-const m = importMappings;
-type RawMapping = { desk_id: string; source_updated_at: string | null; data: string | null };
-
-/** Read for every record of every page: prepared once per connection (drizzle builds SQL text per call). */
-const statements = preparedFor((sqlite) => ({
-  get: sqlite.query<RawMapping, [string, string, string, string, string]>(
-    `SELECT ${m.deskId.name} AS desk_id, ${m.sourceUpdatedAt.name} AS source_updated_at, ${m.data.name} AS data FROM import_mappings
-     WHERE ${m.workspaceId.name} = ? AND ${m.source.name} = ? AND ${m.account.name} = ? AND ${m.kind.name} = ? AND ${m.sourceId.name} = ?`,
-  ),
-  save: sqlite.query<unknown, [string, string, string, string, string, string, string | null, string | null]>(
-    `INSERT INTO import_mappings (${m.workspaceId.name}, ${m.source.name}, ${m.account.name}, ${m.kind.name}, ${m.sourceId.name}, ${m.deskId.name}, ${m.sourceUpdatedAt.name}, ${m.data.name})
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT DO UPDATE SET ${m.deskId.name} = excluded.${m.deskId.name}, ${m.sourceUpdatedAt.name} = excluded.${m.sourceUpdatedAt.name}, ${m.data.name} = excluded.${m.data.name}`,
-  ),
-}));
 
 export type Mapping = Pick<ImportMappingRow, "deskId" | "sourceUpdatedAt" | "data">;
 
@@ -29,12 +13,12 @@ export async function mappingOf(
   kind: string,
   sourceId: string,
 ): Promise<Mapping | undefined> {
-  const row = statements(db).get.get(scope.workspaceId, scope.source, scope.account, kind, sourceId);
+  const row = await importStatements(db).mapping({ ...scope, kind, sourceId });
   if (!row) return undefined;
   return {
-    deskId: row.desk_id,
-    sourceUpdatedAt: row.source_updated_at,
-    data: row.data === null ? null : (JSON.parse(row.data) as Record<string, unknown>),
+    deskId: row.deskId,
+    sourceUpdatedAt: row.sourceUpdatedAt,
+    data: row.dataJson === null ? null : (JSON.parse(row.dataJson) as Record<string, unknown>),
   };
 }
 
@@ -49,15 +33,9 @@ export async function saveMapping(
     data?: Record<string, unknown> | null;
   },
 ): Promise<void> {
-  statements(db).save.run(
-    scope.workspaceId,
-    scope.source,
-    scope.account,
-    row.kind,
-    row.sourceId,
-    row.deskId,
-    row.sourceUpdatedAt,
-    row.data ? JSON.stringify(row.data) : null,
+  await importStatements(db).saveMapping(
+    { ...scope, kind: row.kind, sourceId: row.sourceId },
+    { deskId: row.deskId, sourceUpdatedAt: row.sourceUpdatedAt, dataJson: row.data ? JSON.stringify(row.data) : null },
   );
 }
 

@@ -7,7 +7,6 @@ import {
   setContactLocaleIfUnset,
 } from "../contacts/contacts.public";
 import type { Db, Queryable, Tx } from "../db/database";
-import { preparedFor } from "../db/prepared";
 import { untilDurable, transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { enqueue } from "../jobs/enqueue";
@@ -51,7 +50,7 @@ import {
   subjectTicketNumber,
 } from "./inbound.classify";
 import { threadByOutlookHeaders, threadIndexOf } from "./inbound.outlook";
-import { inboundReceipts } from "./inbound.table";
+import { inboundStatements } from "./inbound.statements";
 import { textToSanitizedHtml } from "./inbound.text";
 
 export type IngestOutcome =
@@ -61,33 +60,6 @@ export type IngestOutcome =
   | { outcome: "refused"; reason: string };
 
 export type IngestSource = { raw: Uint8Array; mailbox: MailboxRow; recipient?: string | null; receivedAt?: number };
-
-/**
- * The receipts every received message reads and writes, compiled once per connection: building a
- * drizzle query costs more than running it, and these run on the hot path. Raw SQL takes its column
- * names from the table definition.
- */
-const r = {
-  mailboxId: inboundReceipts.mailboxId.name,
-  dedupeKey: inboundReceipts.dedupeKey.name,
-  workspaceId: inboundReceipts.workspaceId.name,
-  outcome: inboundReceipts.outcome.name,
-  ticketId: inboundReceipts.ticketId.name,
-  deskMessageId: inboundReceipts.deskMessageId.name,
-  createdAt: inboundReceipts.createdAt.name,
-};
-const queriesOf = preparedFor((sqlite) => ({
-  receipt: sqlite.query<{ outcome: string }, [string, string]>(
-    `SELECT ${r.outcome} AS outcome FROM inbound_receipts WHERE ${r.mailboxId} = +? AND ${r.dedupeKey} = +?`,
-  ),
-  claimReceipt: sqlite.query<{ k: string }, [string, string, string, string, string]>(
-    `INSERT INTO inbound_receipts (${r.mailboxId}, ${r.dedupeKey}, ${r.workspaceId}, ${r.outcome}, ${r.createdAt}) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT DO NOTHING RETURNING ${r.dedupeKey} AS k`,
-  ),
-  recordReceiptTarget: sqlite.query<unknown, [string, string, string, string]>(
-    `UPDATE inbound_receipts SET ${r.ticketId} = ?, ${r.deskMessageId} = ? WHERE ${r.mailboxId} = ? AND ${r.dedupeKey} = ?`,
-  ),
-}));
 
 /** The mailbox an address reaches: its own address, its forwarding address, or a plus-address of either. */
 export async function mailboxForRecipient(db: Db, address: string): Promise<MailboxRow | undefined> {
@@ -107,11 +79,17 @@ const dedupeKeyOf = (email: ParsedEmail, raw: Uint8Array) =>
 
 /** The outcome recorded for this mail before (`stored`, `bounce`, `refused:<reason>`), if any. */
 const earlierOutcome = async (db: Db, mailboxId: string, key: string): Promise<string | undefined> =>
-  queriesOf(db).receipt.get(mailboxId, key)?.outcome;
+  await inboundStatements(db).receiptOutcome(mailboxId, key);
 
 /** Claims the dedupe key in the ingest transaction; false when another ingest already holds it. */
 async function claimReceipt(tx: Tx, mailbox: MailboxRow, key: string, outcome: string, now: Date): Promise<boolean> {
-  return queriesOf(tx).claimReceipt.all(mailbox.id, key, mailbox.workspaceId, outcome, now.toISOString()).length > 0;
+  return await inboundStatements(tx).claimReceipt({
+    mailboxId: mailbox.id,
+    key,
+    workspaceId: mailbox.workspaceId,
+    outcome,
+    at: now.toISOString(),
+  });
 }
 
 /** Removes a workspace's original messages from the store (its purge); answers how many went. */
@@ -459,7 +437,7 @@ async function storeIngested(deps: Deps, ingest: Ingest): Promise<IngestOutcome>
       created = true;
     }
     if (contact.blocked && !(await isSpamTicket(tx, ticketId))) await updateTicket(ctx, ticketId, { spam: true }, deps);
-    queriesOf(tx).recordReceiptTarget.run(ticketId, messageId, mailbox.id, key);
+    await inboundStatements(tx).recordReceiptTarget(mailbox.id, key, ticketId, messageId);
     await rememberThreading(tx, deps, mailbox, email, ticketId, messageId);
     if (created && mailbox.autoReplyEnabled && !sender.automated && !contact.blocked && dmarc !== "fail") {
       await enqueue(

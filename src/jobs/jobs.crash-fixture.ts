@@ -1,6 +1,10 @@
 /**
  * Test fixture: a separate process that claims one job and hangs in it, so the test can kill it
  * with SIGKILL and show that the next start runs the job again. Argument: the database path.
+ *
+ * SQLite-only by nature (it stays in scripts/store-exceptions.txt): a second process opens the
+ * database file the test names and migrates it on its own SQLite connection, and the test reopens
+ * that file after the kill.
  */
 import { z } from "zod";
 import { openDatabase } from "../db/database";

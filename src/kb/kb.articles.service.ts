@@ -1,4 +1,4 @@
-import { first, one } from "../db/store";
+import { first, one, rowsOf } from "../db/store";
 import { and, asc, eq, gt, or, sql, type SQL } from "drizzle-orm";
 import { actorUserId, type RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
@@ -89,7 +89,8 @@ export async function listArticles(
 }
 
 async function nextPosition(tx: Tx, workspaceId: string, collectionId: string): Promise<number> {
-  const [row] = tx.all<{ n: number | null }>(
+  const [row] = await rowsOf<{ n: number | null }>(
+    tx,
     sql`SELECT max(${kbArticles.position}) AS n FROM ${kbArticles} WHERE ${kbArticles.workspaceId} = ${workspaceId} AND ${kbArticles.collectionId} = ${collectionId}`,
   );
   return row?.n === null || row?.n === undefined ? 0 : row.n + 1;

@@ -1,4 +1,4 @@
-import { first, one } from "../db/store";
+import { first, one, rowsOf } from "../db/store";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
@@ -45,7 +45,8 @@ export async function requireCollection(db: Queryable, workspaceId: string, id: 
 }
 
 async function nextPosition(tx: Tx, workspaceId: string): Promise<number> {
-  const [row] = tx.all<{ n: number | null }>(
+  const [row] = await rowsOf<{ n: number | null }>(
+    tx,
     sql`SELECT max(${kbCollections.position}) AS n FROM ${kbCollections} WHERE ${kbCollections.workspaceId} = ${workspaceId}`,
   );
   return row?.n === null || row?.n === undefined ? 0 : row.n + 1;

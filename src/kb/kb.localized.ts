@@ -9,6 +9,7 @@ import {
   publishedArticleSlugs,
   searchPublishedArticles,
 } from "./kb.published";
+import { kbSqlParts } from "./kb.statements";
 import { kbArticles, kbArticleTranslations } from "./kb.table";
 import { workspaceLanguages } from "./kb.translations";
 
@@ -150,8 +151,9 @@ export async function searchPublishedArticlesIn(
   if (terms.length > 0) {
     const t = kbArticleTranslations;
     const a = kbArticles;
-    // instr() on lower-cased text: the words are data, never a LIKE pattern.
-    const matchAll = terms.map((term) => sql`instr(lower(${t.title} || ' ' || ${t.bodyText}), ${term}) > 0`);
+    // A substring of lower-cased text: the words are data, never a LIKE pattern.
+    const { containsSql } = kbSqlParts(db);
+    const matchAll = terms.map((term) => containsSql(sql`lower(${t.title} || ' ' || ${t.bodyText})`, term));
     const rows = await db
       .select({
         id: a.id,
@@ -161,7 +163,7 @@ export async function searchPublishedArticlesIn(
         updatedAt: a.updatedAt,
         title: t.title,
         excerpt: sql<string>`substr(${t.bodyText}, 1, ${EXCERPT})`,
-        inTitle: sql<number>`instr(lower(${t.title}), ${terms[0]}) > 0`,
+        inTitle: sql<number>`${containsSql(sql`lower(${t.title})`, terms[0]!)}`,
       })
       .from(t)
       .innerJoin(a, and(eq(a.workspaceId, t.workspaceId), eq(a.id, t.articleId)))

@@ -1,6 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Queryable } from "../db/database";
+import { rowsOf } from "../db/store";
 import { queryTerms } from "../search/search.public";
+import { kbSqlParts } from "./kb.statements";
 import { kbArticles } from "./kb.table";
 
 type ArticleRow = typeof kbArticles.$inferSelect;
@@ -13,9 +15,6 @@ type ArticleRow = typeof kbArticles.$inferSelect;
  * broadest case, bench/help-center.ts), ranking all of them took ~70 ms, 500 of them ~12 ms.
  */
 const MATCH_CAP = 200;
-
-/** The `ws` token article_search stores for a workspace (migrations/custom/0120). */
-const wsToken = (workspaceId: string) => `w${workspaceId.replaceAll("-", "")}`;
 
 /**
  * Articles of the workspace whose title or body hold every word of `q` (the last one as a prefix),
@@ -30,14 +29,13 @@ export async function searchArticleRows(
 ): Promise<ArticleRow[]> {
   const terms = queryTerms(q);
   if (terms.length === 0) return [];
-  const last = terms.length - 1;
-  const phrase = terms.map((t, i) => (i === last ? `"${t}"*` : `"${t}"`)).join(" ");
-  const match = `{ws} : "${wsToken(workspaceId)}" AND {title body} : (${phrase})`;
+  const parts = kbSqlParts(db);
   const a = kbArticles;
   const published = options.publishedOnly ? sql` AND a.${sql.identifier(a.status.name)} = 'published'` : sql``;
-  const ids = db.all<{ id: string }>(
-    sql`SELECT a.${sql.identifier(a.id.name)} AS id FROM (SELECT rowid AS rid, bm25(article_search, 0.0, 10.0, 1.0) AS score FROM article_search WHERE article_search MATCH ${match} ORDER BY rowid DESC LIMIT ${MATCH_CAP}) s
-      JOIN ${a} a ON a.rowid = s.rid AND a.${sql.identifier(a.workspaceId.name)} = ${workspaceId}${published}
+  const ids = await rowsOf<{ id: string }>(
+    db,
+    sql`SELECT a.${sql.identifier(a.id.name)} AS id FROM (${parts.articleHitsSql(workspaceId, terms, MATCH_CAP)}) s
+      JOIN ${a} a ON ${parts.articleKeySql(sql.raw("a"))} = s.rid AND a.${sql.identifier(a.workspaceId.name)} = ${workspaceId}${published}
       ORDER BY s.score, a.${sql.identifier(a.updatedAt.name)} DESC LIMIT ${options.limit}`,
   );
   if (ids.length === 0) return [];

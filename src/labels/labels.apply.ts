@@ -1,6 +1,5 @@
 import { first, one } from "../db/store";
-import { and, eq, sql, type SQL } from "drizzle-orm";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { and, type Column, eq, sql, type SQL } from "drizzle-orm";
 import { hasScope, roleAtLeast, type RequestContext } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
 import { tagCreated } from "./labels.events";
@@ -251,12 +250,7 @@ export const labelNamed = async (
   );
 
 /** `EXISTS (…)`: the record in `recordIdColumn` carries the label named `labelName` (any case). */
-export function labelFilterSql(
-  kind: LabelKind,
-  workspaceId: string,
-  labelName: string,
-  recordIdColumn: SQLiteColumn,
-): SQL {
+export function labelFilterSql(kind: LabelKind, workspaceId: string, labelName: string, recordIdColumn: Column): SQL {
   const key = labelNameKey(labelName);
   return sql`EXISTS (SELECT 1 FROM ${recordTags} WHERE ${recordTags.kind} = ${kind} AND ${recordTags.recordId} = ${recordIdColumn} AND ${recordTags.tagId} = (SELECT ${tags.id} FROM ${tags} WHERE ${tags.workspaceId} = ${workspaceId} AND ${tags.nameKey} = ${key}))`;
 }

@@ -1,4 +1,4 @@
-import { first, one } from "../db/store";
+import { execute, first, one } from "../db/store";
 import { and, asc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
@@ -10,6 +10,7 @@ import { conflict, invalidAt, notFound, validationFailed } from "../lib/errors";
 import { insertLabel, labelCount, type LabelKind } from "./labels.apply";
 import { NO_USAGE, presentTag, type LabelUsage, type TagRow } from "./labels.present";
 import { labelNameKey, labelNameProblem, MAX_LABELS_PER_WORKSPACE, normalizeLabelName } from "./labels.rules";
+import { labelSqlParts } from "./labels.statements";
 import { recordTags, tagGroups, tags } from "./labels.table";
 import type { Clock } from "../lib/clock";
 
@@ -78,13 +79,13 @@ export async function findTag(db: Queryable, workspaceId: string, id: string): P
 /** All labels matching the filters, ordered by group position, position, name (ungrouped first). */
 export async function listTags(db: Queryable, ctx: RequestContext, query: TagListQuery) {
   const conditions: SQL[] = [eq(tags.workspaceId, ctx.workspaceId)];
-  if (query.q) conditions.push(sql`instr(${tags.nameKey}, ${labelNameKey(query.q)}) > 0`);
+  const parts = labelSqlParts(db);
+  if (query.q) conditions.push(parts.keyContainsSql(tags.nameKey, labelNameKey(query.q)));
   if (query.group_id === "none") conditions.push(isNull(tags.groupId));
   else if (query.group_id) conditions.push(eq(tags.groupId, query.group_id));
   if (query.archived === "true") conditions.push(eq(tags.archived, true));
   if (query.archived === "false") conditions.push(eq(tags.archived, false));
-  if (query.applies_to)
-    conditions.push(sql`EXISTS (SELECT 1 FROM json_each(${tags.appliesTo}) WHERE value = ${query.applies_to})`);
+  if (query.applies_to) conditions.push(parts.listHoldsSql(tags.appliesTo, query.applies_to));
   const rows = (
     await db
       .select({ tag: tags })
@@ -251,11 +252,18 @@ export async function mergeTag(
       )?.exclusive ??
         false);
     if (exclusive) {
-      tx.run(sql`DELETE FROM record_tags WHERE tag_id IN (SELECT id FROM tags WHERE group_id = ${target.groupId} AND id <> ${target.id} AND id <> ${source.id})
-        AND (kind, record_id) IN (SELECT kind, record_id FROM record_tags WHERE tag_id = ${source.id})`);
+      await execute(
+        tx,
+        sql`DELETE FROM record_tags WHERE tag_id IN (SELECT id FROM tags WHERE group_id = ${target.groupId} AND id <> ${target.id} AND id <> ${source.id})
+        AND (kind, record_id) IN (SELECT kind, record_id FROM record_tags WHERE tag_id = ${source.id})`,
+      );
     }
-    tx.run(sql`INSERT OR IGNORE INTO record_tags (workspace_id, kind, record_id, tag_id, created_at)
-      SELECT workspace_id, kind, record_id, ${target.id}, created_at FROM record_tags WHERE tag_id = ${source.id}`);
+    // A record holding both labels keeps one row (the SELECT's WHERE lets SQLite parse the ON CONFLICT).
+    await execute(
+      tx,
+      sql`INSERT INTO record_tags (workspace_id, kind, record_id, tag_id, created_at)
+      SELECT workspace_id, kind, record_id, ${target.id}, created_at FROM record_tags WHERE tag_id = ${source.id} ON CONFLICT DO NOTHING`,
+    );
     await tx.delete(recordTags).where(eq(recordTags.tagId, source.id));
     await tx.delete(tags).where(eq(tags.id, source.id));
     await tagRenamed(tx, ctx.workspaceId, source.nameKey, target.name, deps.clock.now(), {

@@ -1,5 +1,6 @@
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "../db/database";
-import { inListSql } from "../db/dialect";
+import { dialectStatements, inListSql } from "../db/dialect";
 import { preparedFor } from "../db/prepared";
 
 /** A label with what record writes need: its group's exclusivity and its place in the label list. */
@@ -92,3 +93,23 @@ export function inListOrder(labels: LabelFacts[]): LabelFacts[] {
       compareCodePoints(a.nameKey, b.nameKey),
   );
 }
+
+/**
+ * Fragments of the labels list's filters whose SQL differs by engine. SQLite finds a substring with
+ * `instr` and walks the `applies_to` JSON list with `json_each`; a PostgreSQL twin uses `strpos` and
+ * tests the `jsonb` list with `@>` (or `?`).
+ */
+export type LabelSqlParts = {
+  /** `key` (a label's name key) holds `needle` as a plain substring. */
+  keyContainsSql(key: SQLWrapper, needle: string): SQL;
+  /** The JSON list of record kinds in `list` holds `kind`. */
+  listHoldsSql(list: SQLWrapper, kind: string): SQL;
+};
+
+export const labelSqlParts = dialectStatements<LabelSqlParts>({
+  // Fragments only: they need no connection, and the caller runs them on its own change.
+  sqlite: () => ({
+    keyContainsSql: (key, needle) => sql`instr(${key}, ${needle}) > 0`,
+    listHoldsSql: (list, kind) => sql`EXISTS (SELECT 1 FROM json_each(${list}) WHERE value = ${kind})`,
+  }),
+});

@@ -1,64 +1,25 @@
 import { first } from "../db/store";
-import { asc, count, eq, inArray, or, sql } from "drizzle-orm";
+import { asc, count, eq } from "drizzle-orm";
 import type { Queryable } from "../db/database";
-import { preparedFor } from "../db/prepared";
 import type { MailboxRow } from "./mailboxes.present";
+import { mailboxStatements } from "./mailboxes.statements";
 import { mailboxes } from "./mailboxes.table";
 
-/**
- * The mailbox look-ups of mail doors (SMTP, HTTP, IMAP) and of sending, compiled once per
- * connection: they run several times per received message, where building a drizzle query costs
- * more than running it. Raw SQL takes its column names from the table definition.
- */
-const c = {
-  id: mailboxes.id.name,
-  workspaceId: mailboxes.workspaceId.name,
-  email: mailboxes.email.name,
-  forwardingAddress: mailboxes.forwardingAddress.name,
-  status: mailboxes.status.name,
-};
-
-const queriesOf = preparedFor((sqlite, db) => ({
-  byAddress: db
-    .select()
-    .from(mailboxes)
-    .where(
-      or(
-        inArray(mailboxes.email, [sql.placeholder("address"), sql.placeholder("base")]),
-        inArray(mailboxes.forwardingAddress, [sql.placeholder("address"), sql.placeholder("base")]),
-      ),
-    )
-    .prepare(),
-  // The same rows as the builder would give, read without its per-row mapping.
-  statusByAddress: sqlite.query<{ status: string }, [string, string, string, string]>(
-    `SELECT ${c.status} AS status FROM mailboxes WHERE ${c.email} IN (?, ?) OR ${c.forwardingAddress} IN (?, ?)`,
-  ),
-  ownAddress: sqlite.query<{ id: string }, [string, string]>(
-    `SELECT ${c.id} AS id FROM mailboxes WHERE ${c.workspaceId} = +? AND ${c.email} = +?`,
-  ),
-  inWorkspace: sqlite.query<{ id: string }, [string, string]>(
-    `SELECT ${c.id} FROM mailboxes WHERE ${c.id} = +? AND ${c.workspaceId} = +?`,
-  ),
-}));
-
 /** The mailbox whose own or forwarding address is `address` or `base` (the address without its plus part). */
-export const mailboxByAddress = async (db: Queryable, address: string, base: string): Promise<MailboxRow | undefined> =>
-  queriesOf(db).byAddress.get({ address, base });
+export const mailboxByAddress = (db: Queryable, address: string, base: string): Promise<MailboxRow | undefined> =>
+  mailboxStatements(db).byAddress(address, base);
 
 /** The status of that same mailbox alone (asked at every RCPT TO). */
-export const mailboxStatusByAddress = async (
-  db: Queryable,
-  address: string,
-  base: string,
-): Promise<string | undefined> => queriesOf(db).statusByAddress.get(address, base, address, base)?.status;
+export const mailboxStatusByAddress = (db: Queryable, address: string, base: string): Promise<string | undefined> =>
+  mailboxStatements(db).statusByAddress(address, base);
 
 /** Whether `email` is one of this workspace's own mailbox addresses. */
-export const isOwnMailboxAddress = async (db: Queryable, workspaceId: string, email: string): Promise<boolean> =>
-  queriesOf(db).ownAddress.get(workspaceId, email) !== null;
+export const isOwnMailboxAddress = (db: Queryable, workspaceId: string, email: string): Promise<boolean> =>
+  mailboxStatements(db).isOwnAddress(workspaceId, email);
 
 /** Whether this workspace has a mailbox with this id (a ticket's or a view's mailbox is checked on every write). */
-export const mailboxExists = async (db: Queryable, workspaceId: string, mailboxId: string): Promise<boolean> =>
-  queriesOf(db).inWorkspace.get(mailboxId, workspaceId) !== null;
+export const mailboxExists = (db: Queryable, workspaceId: string, mailboxId: string): Promise<boolean> =>
+  mailboxStatements(db).existsInWorkspace(workspaceId, mailboxId);
 
 /** A mailbox by id, in whichever workspace (jobs carry the id; callers check the workspace). */
 export const mailboxById = async (db: Queryable, id: string): Promise<MailboxRow | undefined> =>

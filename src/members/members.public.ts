@@ -1,8 +1,8 @@
 import { getTableName } from "drizzle-orm";
 import type { Queryable } from "../db/database";
-import { preparedFor } from "../db/prepared";
 import { userIdByEmail } from "../identity/identity.public";
 import { members } from "./members.table";
+import { memberStatements } from "./members.statements";
 
 /**
  * The members table and the columns a neighbour joins on, as bare SQL names read from the table
@@ -27,15 +27,9 @@ export async function assignableMemberByEmail(
   return userId && (await isAssignableMember(db, workspaceId, userId)) ? userId : null;
 }
 
-const assignableStatement = preparedFor((sqlite) =>
-  sqlite.query<{ userId: string }, [string, string]>(
-    "SELECT user_id AS userId FROM members WHERE workspace_id = +? AND user_id = +? AND role <> 'viewer'",
-  ),
-);
-
 /** Whether this person is a member who may be assigned tickets (not a viewer): on the ticket write path, prepared once. */
-export const isAssignableMember = async (db: Queryable, workspaceId: string, userId: string): Promise<boolean> =>
-  assignableStatement(db).get(workspaceId, userId) !== null;
+export const isAssignableMember = (db: Queryable, workspaceId: string, userId: string): Promise<boolean> =>
+  memberStatements(db).isAssignable(workspaceId, userId);
 
 /** What other features may use of members: membership reads and the writes workspaces and invitations make. */
 export {

@@ -1,7 +1,6 @@
 import type { Queryable } from "../db/database";
-import { preparedFor } from "../db/prepared";
 import { stripSubjectPrefixes } from "../mail/mail.subject";
-import { mailConversations } from "./outbound.table";
+import { outboundStatements } from "./outbound.statements";
 
 /**
  * Outlook threads by `Thread-Index`: base64 of a 22-byte conversation header (a FILETIME and a GUID)
@@ -15,27 +14,6 @@ const CHILD_BYTES = 5;
 const MAX_INDEX_CHARS = 2_000;
 // FILETIME counts 100 ns ticks since 1601-01-01; Unix time starts 11,644,473,600 s later.
 const FILETIME_UNIX_OFFSET = 116_444_736_000_000_000n;
-
-const c = {
-  workspaceId: mailConversations.workspaceId.name,
-  key: mailConversations.conversationKey.name,
-  ticketId: mailConversations.ticketId.name,
-  createdAt: mailConversations.createdAt.name,
-};
-
-const statements = preparedFor((sqlite) => ({
-  remember: sqlite.query<unknown, [string, string, string, string]>(
-    `INSERT INTO mail_conversations (${c.workspaceId}, ${c.key}, ${c.ticketId}, ${c.createdAt}) VALUES (?, ?, ?, ?)
-     ON CONFLICT DO NOTHING`,
-  ),
-  ticketOf: sqlite.query<{ ticketId: string }, [string, string]>(
-    `SELECT ${c.ticketId} AS ticketId FROM mail_conversations WHERE ${c.workspaceId} = +? AND ${c.key} = +?`,
-  ),
-  firstKeyOf: sqlite.query<{ key: string }, [string, string]>(
-    `SELECT ${c.key} AS key FROM mail_conversations WHERE ${c.workspaceId} = +? AND ${c.ticketId} = +?
-     ORDER BY ${c.createdAt}, ${c.key} LIMIT 1`,
-  ),
-}));
 
 /** Decoded Thread-Index bytes, or null when the value is not one (wrong length, not base64). */
 function threadIndexBytes(value: string | null | undefined): Buffer | null {
@@ -62,12 +40,12 @@ export async function rememberConversation(
   db: Queryable,
   entry: { workspaceId: string; key: string; ticketId: string; createdAt: string },
 ): Promise<void> {
-  statements(db).remember.run(entry.workspaceId, entry.key, entry.ticketId, entry.createdAt);
+  await outboundStatements(db).rememberConversation(entry);
 }
 
 /** The ticket a conversation key of this workspace belongs to, or null. */
 export const ticketOfConversation = async (db: Queryable, workspaceId: string, key: string): Promise<string | null> =>
-  statements(db).ticketOf.get(workspaceId, key)?.ticketId ?? null;
+  await outboundStatements(db).ticketOfConversation(workspaceId, key);
 
 const filetimeOf = (at: Date): bigint => BigInt(at.getTime()) * 10_000n + FILETIME_UNIX_OFFSET;
 
@@ -92,7 +70,7 @@ export async function outlookThreadHeaders(
   ticket: { id: string; workspaceId: string; subject: string; createdAt: string },
   now: Date,
 ): Promise<{ "Thread-Index": string; "Thread-Topic": string }> {
-  let key = statements(db).firstKeyOf.get(ticket.workspaceId, ticket.id)?.key;
+  let key = await outboundStatements(db).firstConversationKey(ticket.workspaceId, ticket.id);
   if (!key) {
     key = ticketConversationKey(ticket.id, ticket.createdAt);
     await rememberConversation(db, {

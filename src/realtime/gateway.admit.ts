@@ -1,5 +1,5 @@
 import { untilDurable } from "../db/tx";
-import { replayEvents } from "../events/events.replay";
+import { publicEventsSince, replayEvents } from "../events/events.replay";
 import { onFrame } from "./gateway.frames";
 import { applyGrants, grantOf } from "./gateway.grants";
 import { addTo, send, shut, type Gateway, type Socket } from "./gateway.state";
@@ -55,7 +55,7 @@ async function replay(gateway: Gateway, ws: Socket, since: number): Promise<void
 /** A widget socket's replay: public events of its own contact topic only, seen as visitors see them. */
 async function replayPublic(gateway: Gateway, ws: Socket, since: number): Promise<void> {
   const topic = ws.data.ownTopics[0]!;
-  const rows = gateway.publicSince.all(ws.data.workspaceId, since, JSON.stringify(topic), MAX_REPLAY + 1);
+  const rows = await publicEventsSince(gateway.deps.db, ws.data.workspaceId, since, topic, MAX_REPLAY + 1);
   if (rows.length > MAX_REPLAY) return shut(ws, CLOSE.replayTooLarge);
   for (const row of rows) {
     const topics = JSON.parse(row.topics) as string[];

@@ -1,5 +1,4 @@
 import type { Server, ServerWebSocket } from "bun";
-import type { Statement } from "bun:sqlite";
 import type { Role, Scope } from "../auth/context";
 import type { CredentialLookups } from "../auth/credentials";
 import type { TokenService } from "../auth/tokens";
@@ -41,7 +40,6 @@ export type SocketData = {
 };
 export type Socket = ServerWebSocket<SocketData>;
 export type Grants = Pick<SocketData, "allTeams" | "teams" | "scopes">;
-export type PublicEventRow = Omit<Envelope, "topics" | "data"> & { topics: string; data: string };
 
 /**
  * What the gateway asks the features that own members, teams, API keys and the stored seq counters
@@ -89,8 +87,6 @@ export type Gateway = {
   presence: ReturnType<typeof createPresence<Socket>>;
   /** The holder's grants as they are now (null: access ended). */
   currentGrants(data: SocketData): Promise<Grants | null>;
-  /** A visitor's missed public events: those of the workspace after `since` that went to their contact topic. */
-  publicSince: Statement<PublicEventRow, [string, number, string, number]>;
 };
 
 export const addTo = (map: Map<string, Set<Socket>>, key: string, ws: Socket) => {

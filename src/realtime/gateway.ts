@@ -1,7 +1,6 @@
 import type { Server, WebSocketHandler } from "bun";
 import { onAccessEnded } from "../auth/session-signals";
 import { onEventsCommitted } from "../events/bus";
-import { publicEventsSinceStatement } from "../events/events.replay";
 import { socketClosed, socketOpened, type MetricSource } from "../metrics/metrics";
 import { admit } from "./gateway.admit";
 import { onFrame } from "./gateway.frames";
@@ -54,7 +53,6 @@ export async function createRealtimeGateway(deps: GatewayDeps) {
 }
 
 function openGateway(deps: GatewayDeps, seqs: ReadonlyArray<{ id: string; event_seq: number }>): Gateway {
-  const sqlite = deps.db.$client;
   return {
     deps,
     log: deps.logger.child({ subsystem: "realtime" }),
@@ -68,7 +66,6 @@ function openGateway(deps: GatewayDeps, seqs: ReadonlyArray<{ id: string; event_
     // Who is on which ticket (collision detection): in memory only, ended when a socket closes.
     presence: createPresence<Socket>({ lookups: deps.lookups, send }),
     currentGrants: grantsReader(deps),
-    publicSince: publicEventsSinceStatement(sqlite),
   };
 }
 

@@ -1,20 +1,24 @@
-import type { SQL } from "drizzle-orm";
-import { ftsIndexes, sqliteSearchSql, type FtsIndex } from "./search.statements";
+import type { SQL, SQLWrapper } from "drizzle-orm";
+import type { Queryable } from "../db/database";
+import { ftsIndexes, searchStatements, type FtsIndex } from "./search.statements";
 
 /**
- * The fragments other folders compose into their lists' SQL (search.statements.ts `SearchDialect`).
- * They are built without a connection, so they are SQLite's until the PostgreSQL step hands them
- * the database (or the plan) to choose by.
+ * The fragments other folders compose into their lists' SQL (search.statements.ts `SearchDialect`),
+ * in the dialect of the database they are asked with.
  */
 export { ftsIndexes, type FtsIndex };
 
+/** The key by which hits name a row of the owner's table (`row`: the table, or `sql.raw(alias)`). */
+export const ftsHitKeySql = (db: Queryable, row: SQLWrapper): SQL => searchStatements(db).hitKeySql(row);
+
 /** Rowids of the index's newest `cap` hits (FTS5 walks rowids newest first and stops early). */
-export const ftsRowidsSql = (index: FtsIndex, match: string, cap: number): SQL =>
-  sqliteSearchSql.rowidsSql(index, match, cap);
+export const ftsRowidsSql = (db: Queryable, index: FtsIndex, match: string, cap: number): SQL =>
+  searchStatements(db).rowidsSql(index, match, cap);
 
 /** The index's newest `cap` hits as `rid` (the owner's rowid) and `score`. */
-export const ftsScoredHitsSql = (index: FtsIndex, match: string, cap: number, score: SQL): SQL =>
-  sqliteSearchSql.scoredHitsSql(index, match, cap, score);
+export const ftsScoredHitsSql = (db: Queryable, index: FtsIndex, match: string, cap: number, score: SQL): SQL =>
+  searchStatements(db).scoredHitsSql(index, match, cap, score);
 
 /** bm25 of a hit of the index, with one weight per column (the first, the workspace token, weighs 0.0). */
-export const bm25Sql = (index: FtsIndex, weights: string): SQL => sqliteSearchSql.rankSql(index, weights);
+export const bm25Sql = (db: Queryable, index: FtsIndex, weights: string): SQL =>
+  searchStatements(db).rankSql(index, weights);

@@ -13,5 +13,5 @@ export {
   TICKETS_PER_CONTACT,
   type SearchPlan,
 } from "./search.query";
-export { bm25Sql, ftsIndexes, ftsRowidsSql, ftsScoredHitsSql, type FtsIndex } from "./search.fts";
+export { bm25Sql, ftsHitKeySql, ftsIndexes, ftsRowidsSql, ftsScoredHitsSql, type FtsIndex } from "./search.fts";
 export { flushSearchStaging, registerSearchStaging } from "./search.staging";

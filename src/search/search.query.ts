@@ -2,7 +2,7 @@ import type { SQL } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { ftsIndexes, ftsRowidsSql } from "./search.fts";
 import { flushSearchStaging } from "./search.staging";
-import { searchStatements, sqliteSearchSql } from "./search.statements";
+import { searchStatements } from "./search.statements";
 
 /**
  * Guards for FTS5 (PLATFORM.md: a query of two very common words can take 0.5 s on 1M documents
@@ -81,13 +81,13 @@ export async function planSearch(
  * "Ltd" finds "Acme Ltd", not only names starting with it. Company counts are small next to
  * messages, so the prefix is always taken and no frequency plan is needed.
  */
-export function matchingCompanyRowidsSql(q: string): SQL | null {
+export function matchingCompanyRowidsSql(db: Queryable, q: string): SQL | null {
   const terms = queryTerms(q);
   if (terms.length === 0) return null;
-  // Built without a connection, like ftsRowidsSql (search.fts.ts).
   return ftsRowidsSql(
+    db,
     ftsIndexes.companies,
-    sqliteSearchSql.matchExpression(terms, true, ["name", "domain"]),
+    searchStatements(db).matchExpression(terms, true, ["name", "domain"]),
     MATCH_CAP,
   );
 }

@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
 import { preparedFor } from "../db/prepared";
@@ -21,7 +21,8 @@ export type FtsIndex = (typeof ftsIndexes)[keyof typeof ftsIndexes];
  * What full-text search writes differently per engine. This interface is about composing SQL, so
  * its fragment methods answer drizzle `SQL` the owners of the rows join to their own tables. A
  * PostgreSQL twin keeps a generated `tsvector` column with a GIN index per index (so nothing is
- * staged and `flushStaged` does nothing), builds the expression as a `to_tsquery`/
+ * staged and `flushStaged` does nothing) and names hits by the owner's id rather than a rowid (a
+ * single writer's insertion order), builds the expression as a `to_tsquery`/
  * `websearch_to_tsquery` (`:*` for a prefix) matched with `@@`, ranks with `ts_rank` (bigger is
  * better: negate it) and highlights with `ts_headline`.
  */
@@ -30,6 +31,8 @@ export type SearchDialect = {
   matchExpression(terms: readonly string[], prefixLast: boolean, columns: readonly string[]): string;
   /** How many messages hold `term` as a whole word, counted up to `cap` (the cost bounded by the cap). */
   messageTermDocs(term: string, cap: number): Promise<number>;
+  /** The key by which hits name a row of the index's owner: `row` is its table or an alias of it. */
+  hitKeySql(row: SQLWrapper): SQL;
   /** Rowids of the index's newest `cap` hits of `match`. */
   rowidsSql(index: FtsIndex, match: string, cap: number): SQL;
   /** The index's newest `cap` hits of `match` as `rid` (the owner's rowid) and `score`. */
@@ -40,18 +43,19 @@ export type SearchDialect = {
   flushStaged(): void;
 };
 
-type SearchFragments = Pick<SearchDialect, "matchExpression" | "rowidsSql" | "scoredHitsSql" | "rankSql">;
+type SearchFragments = Pick<SearchDialect, "matchExpression" | "hitKeySql" | "rowidsSql" | "scoredHitsSql" | "rankSql">;
 
 /**
  * SQLite's fragments need no connection: FTS5 walks rowids newest first and stops early at the
  * LIMIT, and bm25 is an auxiliary function of the FTS5 table.
  */
-export const sqliteSearchSql: SearchFragments = {
+const sqliteSearchSql: SearchFragments = {
   matchExpression: (terms, prefixLast, columns) => {
     const last = terms.length - 1;
     const phrase = terms.map((t, i) => (i === last && prefixLast ? `"${t}"*` : `"${t}"`)).join(" ");
     return `{${columns.join(" ")}} : (${phrase})`;
   },
+  hitKeySql: (row) => sql`${row}.rowid`,
   rowidsSql: (index, match, cap) =>
     sql`SELECT rowid FROM ${sql.raw(index)} WHERE ${sql.raw(index)} MATCH ${match} ORDER BY rowid DESC LIMIT ${cap}`,
   scoredHitsSql: (index, match, cap, score) =>

@@ -1,5 +1,4 @@
 import { eq } from "drizzle-orm";
-import { preparedFor } from "../db/prepared";
 import type { Db, Queryable, Tx } from "../db/database";
 import { transact } from "../db/tx";
 import type { Clock } from "../lib/clock";
@@ -14,6 +13,7 @@ import {
 } from "../tickets/tickets.public";
 import { addWorkingMinutes } from "./business-hours.calc";
 import { businessHoursOf, type BusinessHoursJson } from "./business-hours.read";
+import { slaStatements } from "./sla.statements";
 import { slaClocks, type SlaClockRow, type SlaPolicyRow } from "./sla.table";
 
 /**
@@ -45,14 +45,9 @@ async function setTicketSla(
 export const BREACH_KINDS = ["first_response", "resolution"] as const;
 export type BreachKind = (typeof BREACH_KINDS)[number];
 
-type RawPolicy = Omit<SlaPolicyRow, "businessHours" | "enabled"> & { businessHours: number; enabled: number };
-
 /** The workspace's policies by position (read on every ticket change the tracker sees: prepared once). */
-export async function policiesOf(db: Queryable, workspaceId: string): Promise<SlaPolicyRow[]> {
-  return policyStatements(db)
-    .policies.all(workspaceId)
-    .map((raw) => ({ ...raw, businessHours: raw.businessHours === 1, enabled: raw.enabled === 1 }));
-}
+export const policiesOf = (db: Queryable, workspaceId: string): Promise<SlaPolicyRow[]> =>
+  slaStatements(db).policies(workspaceId);
 
 export const policyFor = (policies: SlaPolicyRow[], priority: string): SlaPolicyRow | undefined =>
   policies.find((p) => p.enabled && (p.priority === null || p.priority === priority));
@@ -85,86 +80,10 @@ function pendingDue(
   ]);
 }
 
-type RawClock = Omit<SlaClockRow, "solved" | "firstBreached" | "resolutionBreached" | "breached"> & {
-  solved: number;
-  firstBreached: number;
-  resolutionBreached: number;
-  breached: number;
-};
-type ClockParams = [
-  string,
-  string,
-  string | null,
-  string,
-  number,
-  string | null,
-  string | null,
-  number,
-  number,
-  number,
-  string | null,
-  string,
-];
+const clockOf = (db: Queryable, ticketId: string): Promise<SlaClockRow | undefined> =>
+  slaStatements(db).clock(ticketId);
 
-const policyStatements = preparedFor((sqlite) => ({
-  policies: sqlite.query<RawPolicy, [string]>(
-    `SELECT id, workspace_id AS workspaceId, name, priority, first_response_minutes AS firstResponseMinutes,
-       resolution_minutes AS resolutionMinutes, business_hours AS businessHours, enabled, position,
-       created_at AS createdAt, updated_at AS updatedAt
-     FROM sla_policies WHERE workspace_id = +? ORDER BY position, created_at, id`,
-  ),
-}));
-
-/** The breach job's statements, prepared once per connection (drizzle builds SQL text on every call). */
-const statements = preparedFor((sqlite) => ({
-  clock: sqlite.query<RawClock, [string]>(
-    `SELECT ticket_id AS ticketId, workspace_id AS workspaceId, policy_id AS policyId, started_at AS startedAt, solved,
-       first_due_at AS firstDueAt, resolution_due_at AS resolutionDueAt, first_breached AS firstBreached,
-       resolution_breached AS resolutionBreached, breached, next_due_at AS nextDueAt, updated_at AS updatedAt
-     FROM sla_clocks WHERE ticket_id = +?`,
-  ),
-  save: sqlite.query<unknown, ClockParams>(
-    `INSERT INTO sla_clocks (ticket_id, workspace_id, policy_id, started_at, solved, first_due_at, resolution_due_at,
-       first_breached, resolution_breached, breached, next_due_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (ticket_id) DO UPDATE SET workspace_id = excluded.workspace_id, policy_id = excluded.policy_id,
-       started_at = excluded.started_at, solved = excluded.solved, first_due_at = excluded.first_due_at,
-       resolution_due_at = excluded.resolution_due_at, first_breached = excluded.first_breached,
-       resolution_breached = excluded.resolution_breached, breached = excluded.breached, next_due_at = excluded.next_due_at,
-       updated_at = excluded.updated_at`,
-  ),
-  due: sqlite.query<{ ticketId: string }, [string, number]>(
-    "SELECT ticket_id AS ticketId FROM sla_clocks WHERE next_due_at IS NOT NULL AND next_due_at <= ? ORDER BY next_due_at LIMIT ?",
-  ),
-}));
-
-async function clockOf(db: Queryable, ticketId: string): Promise<SlaClockRow | undefined> {
-  const raw = statements(db).clock.get(ticketId);
-  if (!raw) return undefined;
-  return {
-    ...raw,
-    solved: raw.solved === 1,
-    firstBreached: raw.firstBreached === 1,
-    resolutionBreached: raw.resolutionBreached === 1,
-    breached: raw.breached === 1,
-  };
-}
-
-async function saveClock(tx: Tx, row: SlaClockRow): Promise<void> {
-  statements(tx).save.run(
-    row.ticketId,
-    row.workspaceId,
-    row.policyId,
-    row.startedAt,
-    row.solved ? 1 : 0,
-    row.firstDueAt,
-    row.resolutionDueAt,
-    row.firstBreached ? 1 : 0,
-    row.resolutionBreached ? 1 : 0,
-    row.breached ? 1 : 0,
-    row.nextDueAt,
-    row.updatedAt,
-  );
-}
+const saveClock = (tx: Tx, row: SlaClockRow): Promise<void> => slaStatements(tx).saveClock(row);
 
 const slaOf = (clock: SlaClockRow): TicketSla | null =>
   clock.policyId === null && !clock.breached
@@ -285,7 +204,7 @@ async function breachTicket(
 
 /** Clocks whose next deadline has passed, oldest first, through the partial index on next_due_at. */
 const dueClocks = async (db: Queryable, now: string, limit: number): Promise<Array<{ ticketId: string }>> =>
-  statements(db).due.all(now, limit);
+  await slaStatements(db).dueClocks(now, limit);
 
 /** One pass of the breach job: every deadline passed by now, in batches of `batch`. Returns the breaches recorded. */
 export async function breachPass(deps: { db: Db; clock: Clock }, batch = 200): Promise<number> {

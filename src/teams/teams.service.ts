@@ -39,12 +39,7 @@ export async function memberIdsOf(tx: Queryable, teamIds: string[]): Promise<Map
 }
 
 const presentOne = async (tx: Queryable, row: TeamRow): Promise<TeamJson> =>
-  presentTeam(
-    row,
-    teamStatements(tx)
-      .memberIds.all(row.id)
-      .map((r) => r.user_id),
-  );
+  presentTeam(row, await teamStatements(tx).memberIds(row.id));
 
 async function findTeamRow(tx: Queryable, workspaceId: string, id: string) {
   return first(
@@ -85,12 +80,11 @@ function privateTeamsChanged(tx: Tx, db: Db, workspaceId: string): void {
 }
 
 async function addTeamMembers(tx: Tx, teamId: string, memberIds: string[]): Promise<void> {
-  const { insertMember } = teamStatements(tx);
-  for (const userId of memberIds) insertMember.run(teamId, userId);
+  await teamStatements(tx).insertMembers(teamId, memberIds);
 }
 
 async function setTeamMembers(tx: Tx, teamId: string, memberIds: string[]): Promise<void> {
-  teamStatements(tx).deleteMembers.run(teamId);
+  await teamStatements(tx).deleteMembers(teamId);
   await addTeamMembers(tx, teamId, memberIds);
 }
 
@@ -147,14 +141,7 @@ export async function createTeam(
       createdAt: now,
       updatedAt: now,
     };
-    teamStatements(tx).insertTeam.run(
-      row.id,
-      row.workspaceId,
-      row.name,
-      row.private ? 1 : 0,
-      row.createdAt,
-      row.updatedAt,
-    );
+    await teamStatements(tx).insertTeam(row);
     await addTeamMembers(tx, row.id, memberIds);
     if (row.private) privateTeamsChanged(tx, deps.db, ctx.workspaceId);
     // Ordered as every other answer lists member_ids (ORDER BY user_id; ids are ASCII, so JS order is SQLite's).

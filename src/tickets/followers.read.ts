@@ -1,7 +1,7 @@
-import { eq, inArray, sql, type SQL } from "drizzle-orm";
+import { inArray, sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "../db/database";
-import { preparedFor } from "../db/prepared";
 import { ticketFollowers } from "./followers.table";
+import { ticketReadStatements } from "./tickets.statements";
 import { tickets } from "./tickets.table";
 
 /** Follower ids of many tickets in one query, in the order they followed. */
@@ -10,7 +10,8 @@ export async function followerIdsOf(db: Queryable, ticketIds: string[]): Promise
   if (ticketIds.length === 0) return out;
   const rows =
     ticketIds.length === 1
-      ? followerQueries(db).ofTicket.all({ ticketId: ticketIds[0] })
+      ? // Every ticket presented alone (a create's answer, its events) asks this: compiled once per connection.
+        await ticketReadStatements(db).followersOf(ticketIds[0]!)
       : await db
           .select({ ticketId: ticketFollowers.ticketId, userId: ticketFollowers.userId })
           .from(ticketFollowers)
@@ -19,19 +20,6 @@ export async function followerIdsOf(db: Queryable, ticketIds: string[]): Promise
   for (const row of rows) out.set(row.ticketId, [...(out.get(row.ticketId) ?? []), row.userId]);
   return out;
 }
-
-/**
- * One ticket's followers (every ticket presented alone: a create's answer, its events), compiled once
- * per connection; building the query cost more than running it on every ticket change.
- */
-const followerQueries = preparedFor((_sqlite, db) => ({
-  ofTicket: db
-    .select({ ticketId: ticketFollowers.ticketId, userId: ticketFollowers.userId })
-    .from(ticketFollowers)
-    .where(eq(ticketFollowers.ticketId, sql.placeholder("ticketId")))
-    .orderBy(ticketFollowers.createdAt, ticketFollowers.userId)
-    .prepare(),
-}));
 
 /** The list filter `follower=me|<user id>`: tickets that person follows (through the (workspace, user) index). */
 export function followedBySql(workspaceId: string, userId: string | null): SQL {

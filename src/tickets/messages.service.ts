@@ -1,10 +1,9 @@
 import { first } from "../db/store";
 import { isAbsolute, relative, resolve } from "node:path";
-import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { attachmentLinks, attachToMessage } from "../attachments/attachments.public";
 import type { Queryable, Tx } from "../db/database";
-import { preparedFor } from "../db/prepared";
 import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { contactTopic } from "../events/envelope";
@@ -20,7 +19,7 @@ import type { TicketRow, TicketStatus } from "./tickets.table";
 import { actorOf } from "./tickets.timeline";
 import type { AttachmentRow } from "../attachments/attachments.public";
 import { presentMessage, type KnownMessageParts } from "./messages.present";
-import { insertMessageRow } from "./messages.statements";
+import { insertMessageRow, messageReadStatements } from "./messages.statements";
 import { messages, type AuthorType, type DeliveryStatus, type MessageRow } from "./messages.table";
 
 export type EmailFields = {
@@ -303,7 +302,7 @@ export const messageOfWorkspace = async (
   db: Queryable,
   workspaceId: string,
   id: string,
-): Promise<MessageRow | undefined> => mailPathQueries(db).messageOfWorkspace.get({ id, workspaceId });
+): Promise<MessageRow | undefined> => await messageReadStatements(db).ofWorkspace(workspaceId, id);
 
 /**
  * The replies (never notes) of a ticket written before a message, oldest first: at most `limit`
@@ -314,45 +313,7 @@ export const repliesBefore = async (
   workspaceId: string,
   message: Pick<MessageRow, "id" | "ticketId" | "createdAt">,
   limit: number,
-): Promise<MessageRow[]> =>
-  mailPathQueries(db)
-    .repliesBefore.all({
-      ticketId: message.ticketId,
-      workspaceId,
-      createdAt: message.createdAt,
-      id: message.id,
-      limit,
-    })
-    .reverse();
-
-/**
- * The reads of every mailed reply (the send job runs them per mail), compiled once per connection:
- * building a drizzle query costs more than running these.
- */
-const mailPathQueries = preparedFor((_sqlite, db) => ({
-  messageOfWorkspace: db
-    .select()
-    .from(messages)
-    .where(and(eq(messages.id, sql.placeholder("id")), eq(messages.workspaceId, sql.placeholder("workspaceId"))))
-    .prepare(),
-  repliesBefore: db
-    .select()
-    .from(messages)
-    .where(
-      and(
-        eq(messages.ticketId, sql.placeholder("ticketId")),
-        eq(messages.workspaceId, sql.placeholder("workspaceId")),
-        eq(messages.kind, "reply"),
-        or(
-          lt(messages.createdAt, sql.placeholder("createdAt")),
-          and(eq(messages.createdAt, sql.placeholder("createdAt")), lt(messages.id, sql.placeholder("id"))),
-        ),
-      ),
-    )
-    .orderBy(desc(messages.createdAt), desc(messages.id))
-    .limit(sql.placeholder("limit"))
-    .prepare(),
-}));
+): Promise<MessageRow[]> => (await messageReadStatements(db).repliesBefore(workspaceId, message, limit)).reverse();
 
 /** Who wrote a ticket's first message (its creator, for a ticket created with one), or undefined. */
 export const firstMessageAuthorOf = async (

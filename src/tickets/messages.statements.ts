@@ -1,4 +1,5 @@
 import type { Queryable } from "../db/database";
+import { dialectStatements } from "../db/dialect";
 import { preparedFor } from "../db/prepared";
 import type { MessageRow } from "./messages.table";
 
@@ -55,3 +56,72 @@ const firstStatements = preparedFor((sqlite) => ({
 /** A ticket's first message (what it was opened with), or undefined when it has none. */
 export const firstMessageOf = async (db: Queryable, ticketId: string): Promise<FirstMessage | undefined> =>
   firstStatements(db).first.get(ticketId) ?? undefined;
+
+/**
+ * The reads of every mailed reply (the send job runs them per mail), prepared once per connection:
+ * building a drizzle query cost more than running it. Their SQL is portable: a PostgreSQL twin
+ * prepares the same queries as named statements and reads the flags and address lists as the driver
+ * gives them (boolean, jsonb) rather than parsing 0/1 and text.
+ */
+export type MessageReadStatements = {
+  /** A message of the workspace by id. */
+  ofWorkspace(workspaceId: string, id: string): Promise<MessageRow | undefined>;
+  /** At most `limit` replies (never notes) of the ticket before (created_at, id), newest first. */
+  repliesBefore(
+    workspaceId: string,
+    before: Pick<MessageRow, "id" | "ticketId" | "createdAt">,
+    limit: number,
+  ): Promise<MessageRow[]>;
+};
+
+/** messages as SQLite returns it: JSON as text, flags as 0/1. */
+type RawMessage = Omit<MessageRow, "hasQuoted" | "authFailed" | "forward" | "to" | "cc" | "bcc"> & {
+  hasQuoted: number;
+  authFailed: number;
+  forward: number;
+  to: string;
+  cc: string;
+  bcc: string;
+};
+const MESSAGE = `id, workspace_id AS workspaceId, ticket_id AS ticketId, kind, direction, author_type AS authorType,
+  author_user_id AS authorUserId, author_contact_id AS authorContactId, body_html AS bodyHtml, body_text AS bodyText,
+  has_quoted AS hasQuoted, subject, from_email AS fromEmail, from_name AS fromName, "to", cc, bcc,
+  delivery_status AS deliveryStatus, delivery_error AS deliveryError, delivery_via AS deliveryVia, reply_to AS replyTo,
+  auth_failed AS authFailed, form_sender AS formSender, forward, email_message_id AS emailMessageId,
+  original_path AS originalPath, created_at AS createdAt`;
+
+const messageOf = (raw: RawMessage): MessageRow => ({
+  ...raw,
+  hasQuoted: raw.hasQuoted === 1,
+  authFailed: raw.authFailed === 1,
+  forward: raw.forward === 1,
+  to: JSON.parse(raw.to) as string[],
+  cc: JSON.parse(raw.cc) as string[],
+  bcc: JSON.parse(raw.bcc) as string[],
+});
+
+// Written as the query builder wrote them (the same predicates, index walk and order), prepared on the connection.
+const readStatements = preparedFor((sqlite) => ({
+  ofWorkspace: sqlite.query<RawMessage, [string, string]>(
+    `SELECT ${MESSAGE} FROM messages WHERE id = +? AND workspace_id = +?`,
+  ),
+  repliesBefore: sqlite.query<RawMessage, [string, string, string, string, string, number]>(
+    `SELECT ${MESSAGE} FROM messages WHERE ticket_id = +?1 AND workspace_id = +?2 AND kind = +?3
+       AND (created_at < +?4 OR (created_at = +?4 AND id < +?5)) ORDER BY created_at DESC, id DESC LIMIT ?6`,
+  ),
+}));
+
+/** Statements of the connection, taken while `db` is live: the handle may be a transaction that ends. */
+const sqliteMessageReads = (db: Queryable): MessageReadStatements => {
+  const s = readStatements(db);
+  return {
+    ofWorkspace: async (workspaceId, id) => {
+      const raw = s.ofWorkspace.get(id, workspaceId);
+      return raw ? messageOf(raw) : undefined;
+    },
+    repliesBefore: async (workspaceId, before, limit) =>
+      s.repliesBefore.all(before.ticketId, workspaceId, "reply", before.createdAt, before.id, limit).map(messageOf),
+  };
+};
+
+export const messageReadStatements = dialectStatements<MessageReadStatements>({ sqlite: sqliteMessageReads });

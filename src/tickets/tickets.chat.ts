@@ -1,11 +1,11 @@
 import { first } from "../db/store";
-import { and, asc, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, lt, or } from "drizzle-orm";
 import type { AttachmentLinks } from "../attachments/attachments.public";
 import type { Queryable } from "../db/database";
-import { preparedFor } from "../db/prepared";
 import { presentMessages, type MessageJson } from "./messages.present";
 import { messages, type MessageRow } from "./messages.table";
 import { liveTicket } from "./tickets.repo";
+import { ticketReadStatements } from "./tickets.statements";
 import { tickets, type TicketRow } from "./tickets.table";
 
 /**
@@ -72,24 +72,9 @@ export async function chatContactOfTicket(
   workspaceId: string,
   ticketId: string,
 ): Promise<string | null> {
-  return chatQueries(db).contactOfTicket.get({ ticketId, workspaceId })?.contactId ?? null;
+  // A consumer asks this of every agent reply, chat or not: a statement compiled once per connection.
+  return (await ticketReadStatements(db).chatContact(workspaceId, ticketId))?.contactId ?? null;
 }
-
-/** Compiled once per connection: a consumer asks this of every agent reply, chat or not. */
-const chatQueries = preparedFor((_sqlite, db) => ({
-  contactOfTicket: db
-    .select({ contactId: tickets.contactId })
-    .from(tickets)
-    .where(
-      and(
-        eq(tickets.id, sql.placeholder("ticketId")),
-        eq(tickets.workspaceId, sql.placeholder("workspaceId")),
-        eq(tickets.channel, "chat"),
-        liveTicket,
-      ),
-    )
-    .prepare(),
-}));
 
 /** A ticket's public messages (replies, in order), presented as the REST API does; notes are never read. */
 export async function publicMessagesOf(

@@ -1,12 +1,6 @@
 import type { Queryable } from "../db/database";
-import { preparedFor } from "../db/prepared";
 import { teamOfWorkspace } from "../teams/teams.public";
-
-const teamStatement = preparedFor((sqlite) =>
-  sqlite.query<{ teamId: string | null }, [string, string]>(
-    "SELECT team_id AS teamId FROM tickets WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL",
-  ),
-);
+import { ticketReadStatements } from "./tickets.statements";
 
 /**
  * The private team of a live ticket of the workspace (null when it has none or its team is public),
@@ -18,7 +12,7 @@ export async function privateTeamOfLiveTicket(
   workspaceId: string,
   ticketId: string,
 ): Promise<string | null | undefined> {
-  const row = teamStatement(db).get(ticketId, workspaceId);
+  const row = await ticketReadStatements(db).undeletedTeam(workspaceId, ticketId);
   if (!row) return undefined;
   if (!row.teamId) return null;
   return (await teamOfWorkspace(db, workspaceId, row.teamId))?.private ? row.teamId : null;

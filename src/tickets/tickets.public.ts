@@ -3,6 +3,7 @@ import { and, count, eq, inArray, isNull, lt, sql, type SQL } from "drizzle-orm"
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { ticketScope } from "./tickets.list";
+import { ticketSqlParts } from "./tickets.statements";
 import { tickets, type TicketRow } from "./tickets.table";
 
 /**
@@ -43,10 +44,7 @@ export async function countTickets(
   if (input.createdBefore) where.push(lt(tickets.createdAt, input.createdBefore));
   if (input.ids) where.push(inArray(tickets.id, input.ids.length ? input.ids : [""]));
   if (input.customerWaiting) where.push(sql`${tickets.lastCustomerMessageAt} >= ${tickets.lastMessageAt}`);
-  if (input.minSlaRisk !== undefined)
-    where.push(
-      sql`CAST(json_extract(${tickets.custom}, '$.ai_decisions.sla_risk.value') AS REAL) >= ${input.minSlaRisk}`,
-    );
+  if (input.minSlaRisk !== undefined) where.push(sql`${ticketSqlParts(db).slaRiskSql()} >= ${input.minSlaRisk}`);
   return (
     first(
       await db

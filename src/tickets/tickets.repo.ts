@@ -2,11 +2,10 @@ import { first } from "../db/store";
 import { and, desc, eq, gte, isNull, lte, ne, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
-import { preparedFor } from "../db/prepared";
 import { notFound } from "../lib/errors";
 import { isUuid } from "../lib/ids";
 import { privateTeamOfWorkspace, privateTeamsOutside } from "../teams/teams.public";
-import { visibleTicketRow } from "./tickets.statements";
+import { ticketReadStatements, visibleTicketRow } from "./tickets.statements";
 import { tickets, type TicketRow } from "./tickets.table";
 
 /** Live tickets: neither deleted nor merged away (matches the partial indexes' WHERE). */
@@ -56,25 +55,9 @@ export async function privateTeamOf(db: Queryable, workspaceId: string, teamId: 
 }
 
 export async function reloadTicket(db: Queryable, id: string): Promise<TicketRow> {
-  return rowQueries(db).byId.get({ id })!;
+  // Asked only with the id of a ticket the caller has just read or written in this change.
+  return (await ticketReadStatements(db).byId(id))!;
 }
-
-/**
- * A ticket's whole row by id, compiled once per connection: every change and every mailed reply
- * reads it, and building drizzle's select of its many columns cost more than running it.
- */
-const rowQueries = preparedFor((_sqlite, db) => ({
-  byId: db
-    .select()
-    .from(tickets)
-    .where(eq(tickets.id, sql.placeholder("id")))
-    .prepare(),
-  ofWorkspace: db
-    .select()
-    .from(tickets)
-    .where(and(eq(tickets.workspaceId, sql.placeholder("workspaceId")), eq(tickets.id, sql.placeholder("id"))))
-    .prepare(),
-}));
 
 /** A live ticket (not deleted, not merged away) whose snooze has run out by `now`. */
 export async function dueSnoozedTicket(db: Queryable, id: string, now: string): Promise<TicketRow | undefined> {
@@ -99,7 +82,7 @@ export const ticketOfWorkspace = async (
   db: Queryable,
   workspaceId: string,
   id: string,
-): Promise<TicketRow | undefined> => rowQueries(db).ofWorkspace.get({ workspaceId, id });
+): Promise<TicketRow | undefined> => await ticketReadStatements(db).ofWorkspace(workspaceId, id);
 
 /**
  * A contact's live open or pending tickets with activity since a time, newest first (inbound mail

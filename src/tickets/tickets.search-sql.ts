@@ -4,6 +4,7 @@ import { fieldValueRecordsAmongSql } from "../custom-fields/custom-fields.public
 import type { Queryable } from "../db/database";
 import {
   bm25Sql,
+  ftsHitKeySql,
   ftsIndexes,
   ftsRowidsSql,
   ftsScoredHitsSql,
@@ -14,6 +15,7 @@ import {
   TICKETS_PER_CONTACT,
   type SearchPlan,
 } from "../search/search.public";
+import { ticketSqlParts } from "./tickets.statements";
 
 /**
  * Ids of tickets whose subject, messages, custom text values or contact (name, email) match, and
@@ -31,10 +33,11 @@ export async function matchingTicketIdsSql(db: Queryable, q: string, workspaceId
   const value = plan.expression(["value"]);
   // Each hit costs a random read of its row (messages spread over gigabytes): broad queries read fewer.
   const cap = plan.precise ? MATCH_CAP : RANK_CAP;
-  const words = sql`SELECT t.id FROM tickets t WHERE t.rowid IN (${ftsRowidsSql(ftsIndexes.ticketSubjects, subject, cap)})
-    UNION SELECT m.ticket_id FROM messages m WHERE m.rowid IN (${ftsRowidsSql(ftsIndexes.messageBodies, body, cap)})
-    UNION ${fieldValueRecordsAmongSql("ticket", ftsRowidsSql(ftsIndexes.fieldValues, value, cap))}
-    UNION ${contactTicketsSql(plan, workspaceId, cap, TICKETS_PER_CONTACT, sql`t.id`)}`;
+  const [t, m] = [ftsHitKeySql(db, sql.raw("t")), ftsHitKeySql(db, sql.raw("m"))];
+  const words = sql`SELECT t.id FROM tickets t WHERE ${t} IN (${ftsRowidsSql(db, ftsIndexes.ticketSubjects, subject, cap)})
+    UNION SELECT m.ticket_id FROM messages m WHERE ${m} IN (${ftsRowidsSql(db, ftsIndexes.messageBodies, body, cap)})
+    UNION ${fieldValueRecordsAmongSql(db, "ticket", ftsRowidsSql(db, ftsIndexes.fieldValues, value, cap))}
+    UNION ${contactTicketsSql(db, plan, workspaceId, cap, TICKETS_PER_CONTACT, sql`t.id`)}`;
   return byNumber ? sql`${byNumber} UNION ${words}` : words;
 }
 
@@ -42,11 +45,11 @@ export async function matchingTicketIdsSql(db: Queryable, q: string, workspaceId
  * `SELECT <columns>` over the tickets of this workspace's contacts whose name or email match
  * (`c` the contact, `t` the ticket, `s.score` the contact's bm25 when `scored`): at most `contactCap`
  * contacts (newest index hits first) and each one's `perContact` newest tickets, through
- * tickets_ws_contact_idx. CROSS JOIN keeps that order: given a workspace filter on contacts, SQLite
- * would otherwise walk every contact of the workspace and probe the hits. A contact's rename or new email reaches these hits through contact_search's
- * triggers (migrations/custom/0101).
+ * tickets_ws_contact_idx, in the hits' order (`TicketSqlParts.contactTicketsJoinSql`). A contact's
+ * rename or new email reaches these hits through contact_search's triggers (migrations/custom/0101).
  */
 export function contactTicketsSql(
+  db: Queryable,
   plan: SearchPlan,
   workspaceId: string,
   contactCap: number,
@@ -55,8 +58,8 @@ export function contactTicketsSql(
   scored = false,
 ): SQL {
   const person = plan.expression(["name", "email"]);
-  const score = scored ? bm25Sql(ftsIndexes.contacts, "0.0, 2.0, 1.0") : sql.raw("0");
-  return sql`SELECT ${columns} FROM (${ftsScoredHitsSql(ftsIndexes.contacts, person, contactCap, score)}) s
-    ${liveContactsOfHitsSql(workspaceId)}
-    CROSS JOIN tickets t ON t.rowid IN (SELECT t2.rowid FROM tickets t2 WHERE t2.workspace_id = c.workspace_id AND t2.contact_id = c.id ORDER BY t2.last_message_at DESC LIMIT ${perContact})`;
+  const score = scored ? bm25Sql(db, ftsIndexes.contacts, "0.0, 2.0, 1.0") : sql.raw("0");
+  return sql`SELECT ${columns} FROM (${ftsScoredHitsSql(db, ftsIndexes.contacts, person, contactCap, score)}) s
+    ${liveContactsOfHitsSql(db, workspaceId)}
+    ${ticketSqlParts(db).contactTicketsJoinSql(perContact)}`;
 }

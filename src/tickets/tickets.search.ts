@@ -1,9 +1,11 @@
 import { and, asc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
+import { rowsOf } from "../db/store";
 import { fieldValueScoredHitsSql } from "../custom-fields/custom-fields.public";
 import {
   bm25Sql,
+  ftsHitKeySql,
   COMMON_TERM_DOCS,
   ftsIndexes,
   ftsScoredHitsSql,
@@ -66,35 +68,39 @@ async function rankedTicketIds(
   byNumber: SQL | null,
 ): Promise<{ id: string }[]> {
   const parts: SQL[] = byNumber ? [byNumber] : [];
-  if (plan) parts.push(wordHitsSql(ctx, plan, limit));
-  return db.all<{ id: string }>(sql`
+  if (plan) parts.push(wordHitsSql(db, ctx, plan, limit));
+  return await rowsOf<{ id: string }>(
+    db,
+    sql`
     WITH hits(ticket_id, score) AS (${sql.join(parts, sql` UNION ALL `)})
     SELECT tickets.id AS id FROM hits JOIN tickets ON tickets.id = hits.ticket_id
     WHERE ${and(...(await ticketScope(db, ctx)), eq(tickets.spam, false))}
     GROUP BY tickets.id
     ORDER BY min(hits.score) ASC, tickets.last_message_at DESC, tickets.id DESC
-    LIMIT ${limit}`);
+    LIMIT ${limit}`,
+  );
 }
 
 /** (ticket id, score) of every word hit: subject, message, custom field, contact. */
-function wordHitsSql(ctx: RequestContext, plan: SearchPlan, limit: number): SQL {
+function wordHitsSql(db: Queryable, ctx: RequestContext, plan: SearchPlan, limit: number): SQL {
   const precise = plan.precise;
   const subject = plan.expression(["subject"]);
   const body = plan.expression(["body"]);
   const value = plan.expression(["value"]);
   const cap = precise ? COMMON_TERM_DOCS : RANK_CAP;
   const hits = (index: FtsIndex, match: string, tier: number) =>
-    ftsScoredHitsSql(index, match, cap, precise ? bm25Sql(index, "0.0, 1.0") : sql.raw(String(tier)));
+    ftsScoredHitsSql(db, index, match, cap, precise ? bm25Sql(db, index, "0.0, 1.0") : sql.raw(String(tier)));
   // Only the best `limit` tickets are wanted: a contact's newest `limit` tickets are enough among its hits.
   const contactScore = precise ? sql.raw("2.0 * s.score") : sql.raw("-3");
+  const [t, m] = [ftsHitKeySql(db, sql.raw("t")), ftsHitKeySql(db, sql.raw("m"))];
   return sql`
-      SELECT t.id, 2.0 * s.score FROM (${hits(ftsIndexes.ticketSubjects, subject, -3)}) s JOIN tickets t ON t.rowid = s.rid
+      SELECT t.id, 2.0 * s.score FROM (${hits(ftsIndexes.ticketSubjects, subject, -3)}) s JOIN tickets t ON ${t} = s.rid
       UNION ALL
-      SELECT m.ticket_id, s.score FROM (${hits(ftsIndexes.messageBodies, body, -1)}) s JOIN messages m ON m.rowid = s.rid
+      SELECT m.ticket_id, s.score FROM (${hits(ftsIndexes.messageBodies, body, -1)}) s JOIN messages m ON ${m} = s.rid
       UNION ALL
-      ${fieldValueScoredHitsSql("ticket", hits(ftsIndexes.fieldValues, value, -2))}
+      ${fieldValueScoredHitsSql(db, "ticket", hits(ftsIndexes.fieldValues, value, -2))}
       UNION ALL
-      ${contactTicketsSql(plan, ctx.workspaceId, cap, limit, sql`t.id, ${contactScore}`, precise)}`;
+      ${contactTicketsSql(db, plan, ctx.workspaceId, cap, limit, sql`t.id, ${contactScore}`, precise)}`;
 }
 
 /**

@@ -2,6 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { actorUserId } from "../auth/context";
 import type { Queryable, Tx } from "../db/database";
+import { rowsOf } from "../db/store";
 import { transact } from "../db/tx";
 import type { Deps } from "../deps";
 import { invalidAt } from "../lib/errors";
@@ -179,7 +180,9 @@ export async function ticketCounts(db: Queryable, ctx: RequestContext): Promise<
     : sql``;
   const working = sql`spam = 0 AND snoozed = 0`;
   const active = sql`${working} AND status IN ('open', 'pending', 'on_hold')`;
-  const [row] = db.all<Record<keyof StatusCounts, number | null>>(sql`SELECT
+  const [row] = await rowsOf<Record<keyof StatusCounts, number | null>>(
+    db,
+    sql`SELECT
       sum(CASE WHEN ${active} AND assignee_id = '' THEN n END) AS unassigned,
       sum(CASE WHEN ${active} AND assignee_id = ${me} THEN n END) AS mine,
       sum(CASE WHEN ${working} AND status = 'open' THEN n END) AS open,
@@ -188,7 +191,8 @@ export async function ticketCounts(db: Queryable, ctx: RequestContext): Promise<
       sum(CASE WHEN spam = 0 AND status = 'solved' THEN n END) AS solved,
       sum(CASE WHEN spam = 0 AND snoozed = 1 THEN n END) AS snoozed,
       sum(CASE WHEN spam = 1 THEN n END) AS spam
-    FROM ticket_counts WHERE workspace_id = ${ctx.workspaceId} ${visible}`);
+    FROM ticket_counts WHERE workspace_id = ${ctx.workspaceId} ${visible}`,
+  );
   const value = (key: keyof StatusCounts) => row?.[key] ?? 0;
   return {
     unassigned: value("unassigned"),

@@ -1,7 +1,8 @@
+import { type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { dialectStatements, inListSql, listParam } from "../db/dialect";
 import { jsonList, preparedFor } from "../db/prepared";
-import type { ActivityRow, TicketRow } from "./tickets.table";
+import { tickets, type ActivityRow, type TicketRow } from "./tickets.table";
 
 /**
  * The statements of the ticket write path (creation, replies), prepared once per connection:
@@ -255,3 +256,82 @@ const sqliteTicketCounts = (db: Queryable): TicketCountStatements => {
 };
 
 export const ticketCountStatements = dialectStatements<TicketCountStatements>({ sqlite: sqliteTicketCounts });
+
+/**
+ * Reads of one ticket by key that every change, mailed reply, agent reply and socket asks, prepared
+ * once per connection: building a drizzle query cost more than running it. Their SQL is portable: a
+ * PostgreSQL twin prepares the same queries as named statements and reads `spam`, `csat`, `custom`
+ * and `sla` as the driver gives them (boolean, jsonb) rather than parsing text and 0/1.
+ */
+export type TicketReadStatements = {
+  /** A ticket's whole row by id, whatever its state. */
+  byId(id: string): Promise<TicketRow | undefined>;
+  /** A ticket of the workspace by id, whatever its state (deleted and merged ones too). */
+  ofWorkspace(workspaceId: string, id: string): Promise<TicketRow | undefined>;
+  /** The contact of a live chat ticket of the workspace (null for one without), undefined for any other ticket. */
+  chatContact(workspaceId: string, ticketId: string): Promise<{ contactId: string | null } | undefined>;
+  /** The team of a ticket of the workspace that is not deleted, or undefined when there is none. */
+  undeletedTeam(workspaceId: string, ticketId: string): Promise<{ teamId: string | null } | undefined>;
+  /** One ticket's followers, in the order they followed. */
+  followersOf(ticketId: string): Promise<Array<{ ticketId: string; userId: string }>>;
+};
+
+// Written as the query builder wrote them (the same predicates, indexes and order), prepared on the connection.
+const readStatements = preparedFor((sqlite) => ({
+  byId: sqlite.query<RawTicket, [string]>(`SELECT ${TICKET} FROM tickets WHERE id = +?`),
+  ofWorkspace: sqlite.query<RawTicket, [string, string]>(
+    `SELECT ${TICKET} FROM tickets WHERE workspace_id = +? AND id = +?`,
+  ),
+  chatContact: sqlite.query<{ contactId: string | null }, [string, string, string]>(
+    "SELECT contact_id AS contactId FROM tickets WHERE id = +? AND workspace_id = +? AND channel = +? AND deleted_at IS NULL AND merged_into_id IS NULL",
+  ),
+  undeletedTeam: sqlite.query<{ teamId: string | null }, [string, string]>(
+    "SELECT team_id AS teamId FROM tickets WHERE id = ? AND workspace_id = ? AND deleted_at IS NULL",
+  ),
+  followersOf: sqlite.query<{ ticketId: string; userId: string }, [string]>(
+    "SELECT ticket_id AS ticketId, user_id AS userId FROM ticket_followers WHERE ticket_id = +? ORDER BY created_at, user_id",
+  ),
+}));
+
+/** Statements of the connection, taken while `db` is live: the handle may be a transaction that ends. */
+const sqliteTicketReads = (db: Queryable): TicketReadStatements => {
+  const s = readStatements(db);
+  return {
+    byId: async (id) => {
+      const raw = s.byId.get(id);
+      return raw ? ticketOf(raw) : undefined;
+    },
+    ofWorkspace: async (workspaceId, id) => {
+      const raw = s.ofWorkspace.get(workspaceId, id);
+      return raw ? ticketOf(raw) : undefined;
+    },
+    chatContact: async (workspaceId, ticketId) => s.chatContact.get(ticketId, workspaceId, "chat") ?? undefined,
+    undeletedTeam: async (workspaceId, ticketId) => s.undeletedTeam.get(ticketId, workspaceId) ?? undefined,
+    followersOf: async (ticketId) => s.followersOf.all(ticketId),
+  };
+};
+
+export const ticketReadStatements = dialectStatements<TicketReadStatements>({ sqlite: sqliteTicketReads });
+
+/**
+ * Fragments of the tickets' own SQL that their lists, searches and counts compose, where the engines
+ * differ (how full-text hits name a row is search's: `ftsHitKeySql`). SQLite: a contact's newest
+ * tickets are a correlated `rowid IN (… LIMIT n)` and a nested custom value is read with
+ * `json_extract`. A PostgreSQL twin takes a contact's newest tickets with `JOIN LATERAL (… LIMIT n)`
+ * and reads `(custom #>> '{ai_decisions,sla_risk,value}')::real`.
+ */
+export type TicketSqlParts = {
+  /** Joins `tickets t` to contact `c`'s `perContact` newest tickets (by last message) in `c`'s workspace. */
+  contactTicketsJoinSql(perContact: number): SQL;
+  /** Triage's stored SLA risk of a ticket (custom `ai_decisions.sla_risk.value`) as a number, NULL when unset. */
+  slaRiskSql(): SQL;
+};
+
+export const ticketSqlParts = dialectStatements<TicketSqlParts>({
+  sqlite: () => ({
+    // CROSS JOIN keeps the contacts' order: SQLite would otherwise walk every contact of the workspace.
+    contactTicketsJoinSql: (perContact) =>
+      sql`CROSS JOIN tickets t ON t.rowid IN (SELECT t2.rowid FROM tickets t2 WHERE t2.workspace_id = c.workspace_id AND t2.contact_id = c.id ORDER BY t2.last_message_at DESC LIMIT ${perContact})`,
+    slaRiskSql: () => sql`CAST(json_extract(${tickets.custom}, '$.ai_decisions.sla_risk.value') AS REAL)`,
+  }),
+});

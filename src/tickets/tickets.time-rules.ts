@@ -1,89 +1,14 @@
 import type { Queryable } from "../db/database";
-import { preparedFor } from "../db/prepared";
+import {
+  ticketTimeStatements,
+  type PagedTicketTimes,
+  type TicketTimeColumn,
+  type TicketTimes,
+  type TimeCursor,
+} from "./ticket-times.statements";
 import type { TicketStatus } from "./tickets.table";
 
-/**
- * The times time rules compare, kept per live ticket in `ticket_times` by triggers
- * (migrations/custom/0130_ticket_times.sql): every writer keeps them without knowing of them.
- * `customer_message` and `agent_message` are the ticket's creation until someone of that side writes
- * a reply; `status_changed` its creation until the status first changes; `sla_due` is Ticket.due_at
- * ('9999' when no deadline is pending).
- */
-export const TICKET_TIME_COLUMNS = [
-  "created",
-  "status_changed",
-  "customer_message",
-  "agent_message",
-  "sla_due",
-] as const;
-export type TicketTimeColumn = (typeof TICKET_TIME_COLUMNS)[number];
-
-export type TicketTimes = {
-  ticketId: string;
-  status: TicketStatus;
-  created: string;
-  status_changed: string;
-  customer_message: string;
-  agent_message: string;
-  sla_due: string;
-  slaBreached: boolean;
-};
-
-/** A page position: the last (time, ticket id) read, walking newest time first. */
-export type TimeCursor = { at: string; id: string };
-
-const COLUMN: Record<TicketTimeColumn, string> = {
-  created: "created_at",
-  status_changed: "status_changed_at",
-  customer_message: "customer_message_at",
-  agent_message: "agent_message_at",
-  sla_due: "sla_due_at",
-};
-
-type Raw = {
-  ticket_id: string;
-  status: TicketStatus;
-  created_at: string;
-  status_changed_at: string;
-  customer_message_at: string;
-  agent_message_at: string;
-  sla_due_at: string;
-  sla_breached: number;
-};
-const ALL =
-  "ticket_id, status, created_at, status_changed_at, customer_message_at, agent_message_at, sla_due_at, sla_breached";
-
-// One statement per time column, so each range walks its own index (workspace, status, time) newest first.
-const statements = preparedFor((sqlite) => {
-  const range = (column: string) =>
-    sqlite.query<Raw, [string, string, string, string, string, string, number]>(
-      `SELECT ${ALL} FROM ticket_times WHERE workspace_id = ?1 AND status = ?2 AND ${column} >= ?3 AND ${column} < ?4
-         AND (${column} < ?5 OR (${column} = ?5 AND ticket_id < ?6)) ORDER BY ${column} DESC, ticket_id DESC LIMIT ?7`,
-    );
-  return {
-    created: range(COLUMN.created),
-    status_changed: range(COLUMN.status_changed),
-    customer_message: range(COLUMN.customer_message),
-    agent_message: range(COLUMN.agent_message),
-    sla_due: range(COLUMN.sla_due),
-    breached: sqlite.query<Raw, [string, string, string, number]>(
-      `SELECT ${ALL} FROM ticket_times WHERE workspace_id = ?1 AND status = ?2 AND sla_breached = 1 AND ticket_id < ?3
-         ORDER BY ticket_id DESC LIMIT ?4`,
-    ),
-  };
-});
-
-const timesOf = (raw: Raw): TicketTimes & { at: string } => ({
-  ticketId: raw.ticket_id,
-  status: raw.status,
-  created: raw.created_at,
-  status_changed: raw.status_changed_at,
-  customer_message: raw.customer_message_at,
-  agent_message: raw.agent_message_at,
-  sla_due: raw.sla_due_at,
-  slaBreached: raw.sla_breached === 1,
-  at: "",
-});
+export type { TicketTimeColumn, TicketTimes, TimeCursor };
 
 /**
  * A page of the workspace's live tickets in `status` whose `column` time is in [from, to), newest
@@ -100,20 +25,10 @@ export async function ticketTimesInRange(
     cursor: TimeCursor | null;
     limit: number;
   },
-): Promise<Array<TicketTimes & { at: string }>> {
+): Promise<PagedTicketTimes[]> {
   // Without a cursor the walk starts at `to` (exclusive): no ticket id sorts below ''.
   const cursor = input.cursor ?? { at: input.to, id: "" };
-  const rows = statements(db)[input.column].all(
-    workspaceId,
-    input.status,
-    input.from,
-    input.to,
-    cursor.at,
-    cursor.id,
-    input.limit,
-  );
-  const key = COLUMN[input.column] as keyof Raw;
-  return rows.map((raw) => ({ ...timesOf(raw), at: String(raw[key]) }));
+  return await ticketTimeStatements(db).inRange(workspaceId, { ...input, cursor });
 }
 
 /** A page of the workspace's live tickets in `status` whose SLA was breached, by id descending, after `cursorId`. */
@@ -121,8 +36,10 @@ export async function breachedTicketTimes(
   db: Queryable,
   workspaceId: string,
   input: { status: TicketStatus; cursorId: string | null; limit: number },
-): Promise<Array<TicketTimes & { at: string }>> {
-  return statements(db)
-    .breached.all(workspaceId, input.status, input.cursorId ?? "\uffff", input.limit)
-    .map((raw) => ({ ...timesOf(raw), at: raw.ticket_id }));
+): Promise<PagedTicketTimes[]> {
+  return await ticketTimeStatements(db).breached(workspaceId, {
+    status: input.status,
+    beforeId: input.cursorId ?? "\uffff",
+    limit: input.limit,
+  });
 }

@@ -2,6 +2,7 @@ import { first, one } from "../db/store";
 import { and, eq, or, sql, type SQL } from "drizzle-orm";
 import { actorUserId, roleAtLeast, type RequestContext } from "../auth/context";
 import type { Db, Queryable, Tx } from "../db/database";
+import { sqlParts } from "../db/dialect";
 import { transact } from "../db/tx";
 import { viewCreated, viewDeleted, viewUpdated } from "./views.events";
 import { appendEvent } from "../events/append";
@@ -194,7 +195,9 @@ export async function renameTagInViews(
   const rows = await tx
     .select()
     .from(views)
-    .where(and(eq(views.workspaceId, workspaceId), sql`lower(json_extract(${views.filters}, '$.tag')) IS NOT NULL`));
+    .where(
+      and(eq(views.workspaceId, workspaceId), sql`lower(${sqlParts(tx).jsonText(views.filters, "tag")}) IS NOT NULL`),
+    );
   for (const row of rows) {
     const tag = row.filters.tag;
     if (tag === undefined || tag.toLocaleLowerCase("en-US") !== fromKey || tag === toName) continue;

@@ -1,10 +1,9 @@
 import type { Db } from "../db/database";
 import { deskState } from "../db/desk-state";
+import { webhookStatements } from "./webhooks.statements";
 
 /** What fan-out needs to know about an endpoint, cached per workspace so event writes stay fast. */
 export type CachedWebhook = { id: string; events: Set<string> | "all"; teamIds: Set<string>; enabled: boolean };
-
-type Row = { id: string; events: string; team_ids: string; enabled: number };
 
 /** Each desk's endpoints by workspace id, on its runtime. */
 export type WebhookCache = Map<string, CachedWebhook[]>;
@@ -18,9 +17,7 @@ export const webhookCacheOf = deskState<WebhookCache>("webhooks.cache", () => ne
 export async function webhooksOf(db: Db, cache: WebhookCache, workspaceId: string): Promise<CachedWebhook[]> {
   const hit = cache.get(workspaceId);
   if (hit) return hit;
-  const rows = db.$client
-    .query<Row, [string]>("SELECT id, events, team_ids, enabled FROM webhooks WHERE workspace_id = ?")
-    .all(workspaceId);
+  const rows = await webhookStatements(db).endpointsOf(workspaceId);
   const list = rows.map((r) => {
     const events = JSON.parse(r.events) as string[];
     return {

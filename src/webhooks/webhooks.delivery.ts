@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { Db, Tx } from "../db/database";
 import { deskClock } from "../db/desk-clock";
-import { preparedFor } from "../db/prepared";
 import { batchedWrite } from "../db/tx";
 import { onEveryEvent } from "../events/bus";
 import type { StoredEvent } from "../events/envelope";
@@ -10,6 +9,7 @@ import { runnerNow } from "../jobs/enqueue";
 import { newId } from "../lib/ids";
 import { webhookCacheOf, webhooksOf, type CachedWebhook } from "./webhooks.cache";
 import type { DeliveryDeps } from "./webhooks.post";
+import { webhookStatements } from "./webhooks.statements";
 import { pausedUntilOf, wakeEndpoint } from "./webhooks.worker";
 
 /** Whether an endpoint gets this event: type subscribed, private teams granted, tests to their target only. */
@@ -30,10 +30,8 @@ export function wantsEvent(webhook: CachedWebhook, event: StoredEvent): boolean 
  * turn (webhooks.worker.ts), which keeps one endpoint from filling the job runner.
  */
 export function registerWebhookFanOut(db: Db): () => void {
-  const insert = db.$client.query<unknown, [string, string, string, string, string, string, string, string]>(
-    `INSERT INTO webhook_deliveries (id, workspace_id, webhook_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?)`,
-  );
+  // Built once here, as the insert was prepared once: fan-out runs in every event's transaction.
+  const statements = webhookStatements(db);
   const cache = webhookCacheOf(db);
   const fanOut = async (tx: Tx, event: StoredEvent) => {
     const endpoints = await webhooksOf(db, cache, event.workspace_id);
@@ -44,7 +42,15 @@ export function registerWebhookFanOut(db: Db): () => void {
     const due = dueAt.toISOString();
     for (const webhook of endpoints) {
       if (!wantsEvent(webhook, event)) continue;
-      insert.run(newId(), event.workspace_id, webhook.id, event.id, event.type, due, now, now);
+      await statements.insertDelivery({
+        id: newId(),
+        workspaceId: event.workspace_id,
+        webhookId: webhook.id,
+        eventId: event.id,
+        eventType: event.type,
+        dueAt: due,
+        at: now,
+      });
       await wakeEndpoint(tx, webhook.id, event.workspace_id, pausedUntilOf(db, webhook.id, dueAt.getTime()));
     }
   };
@@ -53,15 +59,6 @@ export function registerWebhookFanOut(db: Db): () => void {
     cache.get(event.workspace_id)?.length === 0 ? undefined : fanOut(tx, event),
   );
 }
-
-const legacyStatements = preparedFor((sqlite) => ({
-  load: sqlite.query<{ webhook_id: string; workspace_id: string }, [string]>(
-    "SELECT webhook_id, workspace_id FROM webhook_deliveries WHERE id = ? AND status = 'pending'",
-  ),
-  due: sqlite.query<unknown, [string, string]>(
-    "UPDATE webhook_deliveries SET next_attempt_at = ? WHERE id = ? AND next_attempt_at IS NULL",
-  ),
-}));
 
 /**
  * The job of earlier releases, one per delivery: such jobs still queued when this release starts
@@ -72,12 +69,12 @@ export const deliverWebhookJob = defineJob({
   schema: z.object({ delivery_id: z.string() }),
   async handler({ delivery_id }, run: JobContext<DeliveryDeps>) {
     const { deps } = run;
-    const { load, due } = legacyStatements(deps.db);
-    const row = load.get(delivery_id);
+    const statements = webhookStatements(deps.db);
+    const row = await statements.legacyDelivery(delivery_id);
     if (!row) return;
     // The wake-up is part of the batched write's change (its tx), as it was nested in it before.
     await batchedWrite(deps.db, async (tx) => {
-      due.run(deps.clock.now().toISOString(), delivery_id);
+      await statements.dueLegacy(delivery_id, deps.clock.now().toISOString());
       await wakeEndpoint(tx, row.webhook_id, row.workspace_id);
     });
   },

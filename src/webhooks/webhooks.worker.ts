@@ -1,20 +1,12 @@
 import { z } from "zod";
 import type { Db, Tx } from "../db/database";
 import { deskState } from "../db/desk-state";
-import { preparedFor } from "../db/prepared";
 import { batchedWrite, transact } from "../db/tx";
-import { eventsSql as E } from "../events/events.sql";
 import { defineJob, Requeue, type JobContext } from "../jobs/define";
 import { enqueue } from "../jobs/enqueue";
 import { recordWebhookDelivery } from "../metrics/metrics";
-import {
-  ATTEMPT_TIMEOUT_MS,
-  MAX_DELIVERY_ATTEMPTS,
-  post,
-  retryDelayMs,
-  type DeliveryContext,
-  type DeliveryDeps,
-} from "./webhooks.post";
+import { ATTEMPT_TIMEOUT_MS, MAX_DELIVERY_ATTEMPTS, post, retryDelayMs, type DeliveryDeps } from "./webhooks.post";
+import { type EndpointState, webhookStatements } from "./webhooks.statements";
 
 /**
  * Fairness. Each endpoint has at most ENDPOINT_SLOTS workers (jobs keyed per endpoint and slot),
@@ -91,55 +83,14 @@ export async function wakeEndpoint(tx: Tx, webhookId: string, workspaceId: strin
   }
 }
 
-type Endpoint = { id: string; workspace_id: string; failure_streak: number; paused_until: string | null };
-
-const statements = preparedFor((sqlite) => ({
-  endpoint: sqlite.query<Endpoint, [string]>(
-    "SELECT id, workspace_id, failure_streak, paused_until FROM webhooks WHERE id = ?",
-  ),
-  nextDue: sqlite.query<{ id: string }, [string, string]>(
-    `SELECT id FROM webhook_deliveries WHERE webhook_id = ? AND status = 'pending' AND next_attempt_at <= ?
-     ORDER BY next_attempt_at LIMIT ${ENDPOINT_SLOTS + 1}`,
-  ),
-  nextLater: sqlite.query<{ at: string | null }, [string]>(
-    "SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE webhook_id = ? AND status = 'pending'",
-  ),
-  load: sqlite.query<DeliveryContext & { attempts: number }, [string]>(
-    `SELECT d.status, d.attempts, w.url, w.secret_sealed, e.${E.id} AS event_id, e.${E.seq}, e.${E.workspaceId}, e.${E.type}, e.${E.visibility}, e.${E.data}, e.${E.occurredAt}
-     FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN ${E.table} e ON e.${E.id} = d.event_id WHERE d.id = ?`,
-  ),
-  expire: sqlite.query<unknown, [string, string]>(
-    `UPDATE webhook_deliveries SET status = 'failed', last_error = 'the event is no longer kept', next_attempt_at = NULL,
-     updated_at = ? WHERE id = ? AND status = 'pending'`,
-  ),
-  record: sqlite.query<
-    unknown,
-    [string, number, number | null, number, string | null, string | null, string | null, string, string]
-  >(
-    `UPDATE webhook_deliveries SET status = ?, attempts = ?, response_code = ?, duration_ms = ?, response_excerpt = ?, last_error = ?,
-     next_attempt_at = ?, updated_at = ? WHERE id = ?`,
-  ),
-  healthy: sqlite.query<unknown, [string]>(
-    "UPDATE webhooks SET failure_streak = 0, paused_until = NULL WHERE id = ? AND (failure_streak > 0 OR paused_until IS NOT NULL)",
-  ),
-  failed: sqlite.query<{ failure_streak: number }, [string]>(
-    "UPDATE webhooks SET failure_streak = failure_streak + 1 WHERE id = ? RETURNING failure_streak",
-  ),
-  pause: sqlite.query<unknown, [string, string]>("UPDATE webhooks SET paused_until = ? WHERE id = ?"),
-  pendingEndpoints: sqlite.query<{ webhook_id: string; workspace_id: string }, [string]>(
-    `SELECT DISTINCT d.webhook_id, d.workspace_id FROM webhook_deliveries d
-     WHERE d.status = 'pending' AND d.next_attempt_at <= ? LIMIT 1000`,
-  ),
-}));
-
 /** Sends one delivery, records the outcome and moves the endpoint's circuit. */
-async function sendOne(deps: DeliveryDeps, endpoint: Endpoint, deliveryId: string, run: JobContext<DeliveryDeps>) {
-  const { load, expire, record, healthy, failed, pause } = statements(deps.db);
-  const ctx = load.get(deliveryId);
+async function sendOne(deps: DeliveryDeps, endpoint: EndpointState, deliveryId: string, run: JobContext<DeliveryDeps>) {
+  const statements = webhookStatements(deps.db);
+  const ctx = await statements.deliveryContext(deliveryId);
   if (!ctx) {
     // The event was pruned (EVENT_RETENTION): nothing is left to send.
-    await batchedWrite(deps.db, () => {
-      expire.run(deps.clock.now().toISOString(), deliveryId);
+    await batchedWrite(deps.db, async () => {
+      await statements.expire(deliveryId, deps.clock.now().toISOString());
     });
     return;
   }
@@ -149,18 +100,17 @@ async function sendOne(deps: DeliveryDeps, endpoint: Endpoint, deliveryId: strin
   const attempts = ctx.attempts + 1;
   if (attempt.ok) {
     await batchedWrite(deps.db, async () => {
-      record.run(
-        "succeeded",
+      await statements.recordAttempt(deliveryId, {
+        status: "succeeded",
         attempts,
-        attempt.code,
-        attempt.ms,
-        attempt.excerpt,
-        null,
-        null,
-        now.toISOString(),
-        deliveryId,
-      );
-      healthy.run(endpoint.id);
+        code: attempt.code,
+        ms: attempt.ms,
+        excerpt: attempt.excerpt,
+        error: null,
+        nextAttemptAt: null,
+        at: now.toISOString(),
+      });
+      await statements.markHealthy(endpoint.id);
     });
     if (endpoint.failure_streak > 0)
       run.logger.info(
@@ -175,22 +125,21 @@ async function sendOne(deps: DeliveryDeps, endpoint: Endpoint, deliveryId: strin
   const next = final ? null : new Date(now.getTime() + retryDelayMs(attempts)).toISOString();
   let streak = 0;
   await batchedWrite(deps.db, async () => {
-    record.run(
-      final ? "failed" : "pending",
+    await statements.recordAttempt(deliveryId, {
+      status: final ? "failed" : "pending",
       attempts,
-      attempt.code,
-      attempt.ms,
-      attempt.excerpt,
-      attempt.error,
-      next,
-      now.toISOString(),
-      deliveryId,
-    );
-    streak = failed.get(endpoint.id)?.failure_streak ?? 0;
+      code: attempt.code,
+      ms: attempt.ms,
+      excerpt: attempt.excerpt,
+      error: attempt.error,
+      nextAttemptAt: next,
+      at: now.toISOString(),
+    });
+    streak = await statements.countFailure(endpoint.id);
     const pauseMs = circuitPauseMs(streak);
     if (pauseMs > 0) {
       const until = new Date(now.getTime() + pauseMs);
-      pause.run(until.toISOString(), endpoint.id);
+      await statements.pause(endpoint.id, until.toISOString());
       flightOf(deps.db).pausedUntil.set(endpoint.id, until.getTime());
       run.logger.warn(
         {
@@ -242,10 +191,10 @@ export const endpointWorkerJob = defineJob({
   async handler({ webhook_id, slot }, run: JobContext<DeliveryDeps>) {
     const { deps } = run;
     const flight = flightOf(deps.db);
-    const { endpoint: endpointOf, nextDue, nextLater } = statements(deps.db);
+    const statements = webhookStatements(deps.db);
     const started = performance.now();
     for (let sent = 0; sent < MAX_SENDS_PER_RUN; sent++) {
-      const endpoint = endpointOf.get(webhook_id);
+      const endpoint = await statements.endpoint(webhook_id);
       // Deleted: its deliveries went with it.
       if (!endpoint) return;
       const now = deps.clock.now();
@@ -255,27 +204,32 @@ export const endpointWorkerJob = defineJob({
         throw new Requeue(pausedFor);
       }
       const workspace = endpoint.workspace_id;
-      if ((flight.byWorkspace.get(workspace) ?? 0) >= WORKSPACE_SHARE) {
+      const waitForShare = () => {
+        if ((flight.byWorkspace.get(workspace) ?? 0) < WORKSPACE_SHARE) return;
         const waiting = flight.waiting.get(workspace) ?? new Map();
         waiting.set(workerKey(webhook_id, slot), { webhookId: webhook_id, slot });
         flight.waiting.set(workspace, waiting);
         throw new Requeue(SHARE_WAIT_MS);
-      }
-      const dueRows = nextDue.all(webhook_id, now.toISOString());
-      const due = dueRows.find((d) => !flight.deliveries.has(d.id));
+      };
+      waitForShare();
+      const dueIds = await statements.nextDue(webhook_id, now.toISOString(), ENDPOINT_SLOTS + 1);
+      const due = dueIds.find((id) => !flight.deliveries.has(id));
       if (!due) {
         // What is due is being sent by the other slot's worker, which carries on (and comes back for retries).
-        if (dueRows.length > 0) return;
-        const later = nextLater.get(webhook_id)?.at;
+        if (dueIds.length > 0) return;
+        const later = await statements.nextLater(webhook_id);
         if (!later) return;
         throw new Requeue(new Date(later).getTime() - now.getTime());
       }
-      flight.deliveries.add(due.id);
+      // Again after the read's await, with no await until the count below: other workers of the
+      // workspace ran meanwhile and may have taken its last share.
+      waitForShare();
+      flight.deliveries.add(due);
       flight.byWorkspace.set(workspace, (flight.byWorkspace.get(workspace) ?? 0) + 1);
       try {
-        await sendOne(deps, endpoint, due.id, run);
+        await sendOne(deps, endpoint, due, run);
       } finally {
-        flight.deliveries.delete(due.id);
+        flight.deliveries.delete(due);
         const left = (flight.byWorkspace.get(workspace) ?? 1) - 1;
         if (left > 0) flight.byWorkspace.set(workspace, left);
         else flight.byWorkspace.delete(workspace);
@@ -298,7 +252,7 @@ export const sweepEndpointsJob = defineJob({
   schedule: "* * * * *",
   async handler(_payload, run: JobContext<DeliveryDeps>) {
     const { deps } = run;
-    const rows = statements(deps.db).pendingEndpoints.all(deps.clock.now().toISOString());
+    const rows = await webhookStatements(deps.db).pendingEndpoints(deps.clock.now().toISOString());
     if (rows.length === 0) return;
     await transact(deps.db, async (tx) => {
       for (const row of rows) await wakeEndpoint(tx, row.webhook_id, row.workspace_id);

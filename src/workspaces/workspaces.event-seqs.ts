@@ -1,5 +1,5 @@
 import type { Db } from "../db/database";
-import { eventSeqsSql as S } from "../events/events.sql";
+import { workspaceStatements } from "./workspaces.statements";
 
 /**
  * The event store counts each workspace's seqs in its own table and asks this only when it starts a
@@ -13,8 +13,5 @@ export const workspaceExistsSql = "SELECT 1 AS found FROM workspaces WHERE id = 
  * feature table itself.
  */
 export function storedSeqsLookup(db: Db): (live: boolean) => Promise<Array<{ id: string; event_seq: number }>> {
-  const select = `SELECT w.id, coalesce(s.${S.lastSeq}, 0) AS event_seq FROM workspaces w LEFT JOIN ${S.table} s ON s.${S.workspaceId} = w.id`;
-  const all = db.$client.query<{ id: string; event_seq: number }, []>(select);
-  const live = db.$client.query<{ id: string; event_seq: number }, []>(`${select} WHERE w.deleted_at IS NULL`);
-  return async (onlyLive) => (onlyLive ? live : all).all();
+  return workspaceStatements(db).storedSeqs;
 }

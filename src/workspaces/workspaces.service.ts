@@ -1,4 +1,4 @@
-import { first, one } from "../db/store";
+import { first, one, rowsOf } from "../db/store";
 import { purgeWorkspaceJob } from "./workspaces.jobs";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { signInOf } from "../identity/identity.public";
@@ -6,6 +6,7 @@ import type { RequestContext, UserContext } from "../auth/context";
 import { signalAccessEnded } from "../auth/session-signals";
 import { recordAudit } from "../audit/audit.public";
 import type { Db, Queryable, Tx } from "../db/database";
+import { sqlParts } from "../db/dialect";
 import { transact } from "../db/tx";
 import { workspaceUpdated } from "./workspaces.events";
 import { appendEvent } from "../events/append";
@@ -69,9 +70,12 @@ export async function createWorkspace(
 
 /** The workspace's time zone setting, UTC when unset (reports count local days). */
 export async function workspaceTimeZone(db: Queryable, workspaceId: string): Promise<string> {
-  const row = db.all<{ tz: string | null }>(
-    sql`SELECT json_extract(${workspaces.settings}, '$.timezone') AS tz FROM ${workspaces} WHERE ${workspaces.id} = ${workspaceId}`,
-  )[0];
+  const row = first(
+    await rowsOf<{ tz: string | null }>(
+      db,
+      sql`SELECT ${sqlParts(db).jsonText(workspaces.settings, "timezone")} AS tz FROM ${workspaces} WHERE ${workspaces.id} = ${workspaceId}`,
+    ),
+  );
   return row?.tz || "UTC";
 }
 
@@ -94,12 +98,12 @@ export const DEFAULT_AUTO_CLOSE_DAYS = 4;
 
 /** Every live workspace with its auto-close delay in days (the scheduled auto-close job walks these). */
 export async function autoCloseDaysOfWorkspaces(db: Queryable): Promise<{ id: string; days: number }[]> {
-  return db
-    .all<{ id: string; days: number | null }>(
-      sql`SELECT ${workspaces.id} AS id, json_extract(${workspaces.settings}, '$.auto_close_days') AS days
+  const rows = await rowsOf<{ id: string; days: number | null }>(
+    db,
+    sql`SELECT ${workspaces.id} AS id, ${sqlParts(db).jsonText(workspaces.settings, "auto_close_days")} AS days
         FROM ${workspaces} WHERE ${workspaces.deletedAt} IS NULL`,
-    )
-    .map((r) => ({ id: r.id, days: typeof r.days === "number" ? r.days : DEFAULT_AUTO_CLOSE_DAYS }));
+  );
+  return rows.map((r) => ({ id: r.id, days: typeof r.days === "number" ? r.days : DEFAULT_AUTO_CLOSE_DAYS }));
 }
 
 /** A workspace's name and slug, deleted or not (`deletedAt` says): for invitations and their mail. */

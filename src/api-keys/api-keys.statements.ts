@@ -1,0 +1,60 @@
+import type { Queryable } from "../db/database";
+import { dialectStatements } from "../db/dialect";
+import { sqliteOf } from "../db/prepared";
+import type { ApiKeyCaller } from "../identity/identity.public";
+import { liveWorkspaceJoinSql, workspaceJoinSql } from "../workspaces/workspaces.public";
+import type { ApiKeyRecord } from "./api-keys.public";
+
+/**
+ * The key reads of every API-key request (the credential resolver, the realtime gateway, GET
+ * /v1/me), prepared once per connection: drizzle would build their SQL text on every call. The SQL
+ * is portable; the PostgreSQL twin runs it with `$n` parameters.
+ */
+export interface ApiKeyStatements {
+  /** The key whose secret hashes to `hash`, in a workspace not deleted; revoked and expired keys too. */
+  keyByHash(hash: string): Promise<ApiKeyRecord | null>;
+  /** Records the key's last use (a hint, not an audit trail). */
+  touchKey(id: string, at: string): Promise<void>;
+  /** The scopes (JSON text) of a key still usable at `now` in the workspace, or null. */
+  liveKeyScopes(id: string, workspaceId: string, now: string): Promise<string | null>;
+  /** The key with its workspace, deleted workspaces too (the credential was already checked). */
+  caller(keyId: string): Promise<ApiKeyCaller | undefined>;
+}
+
+type CallerRow = { id: string; name: string; createdBy: string | null; w_id: string; w_name: string; w_slug: string };
+
+export const apiKeyStatements = dialectStatements<ApiKeyStatements>({
+  sqlite: (db: Queryable) => {
+    const sqlite = sqliteOf(db);
+    const keyByHash = sqlite.query<ApiKeyRecord, [string]>(
+      `SELECT k.id, k.workspace_id, k.scopes, k.expires_at, k.revoked_at, k.created_by FROM api_keys k ${liveWorkspaceJoinSql("k.workspace_id")} WHERE k.key_hash = ?`,
+    );
+    const touchKey = sqlite.query<unknown, [string, string]>("UPDATE api_keys SET last_used_at = ? WHERE id = ?");
+    const liveKeyScopes = sqlite.query<{ scopes: string }, [string, string, string]>(
+      `SELECT k.scopes FROM api_keys k ${liveWorkspaceJoinSql("k.workspace_id")} WHERE k.id = ? AND k.workspace_id = ? AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ?)`,
+    );
+    // One join for GET /v1/me's API-key answer (a benchmarked hot path): the key and its workspace.
+    const caller = sqlite.query<CallerRow, [string]>(
+      `SELECT k.id, k.name, k.created_by AS createdBy, w.id AS w_id, w.name AS w_name, w.slug AS w_slug
+       FROM api_keys k ${workspaceJoinSql("k.workspace_id")} WHERE k.id = ?`,
+    );
+    return {
+      keyByHash: async (hash) => keyByHash.get(hash),
+      touchKey: async (id, at) => {
+        touchKey.run(at, id);
+      },
+      liveKeyScopes: async (id, workspaceId, now) => liveKeyScopes.get(id, workspaceId, now)?.scopes ?? null,
+      caller: async (keyId) => {
+        const row = caller.get(keyId);
+        return row
+          ? {
+              id: row.id,
+              name: row.name,
+              workspace: { id: row.w_id, name: row.w_name, slug: row.w_slug },
+              createdBy: row.createdBy,
+            }
+          : undefined;
+      },
+    };
+  },
+});

@@ -1,0 +1,73 @@
+import type { Queryable } from "../db/database";
+import { dialectStatements } from "../db/dialect";
+import { sqliteOf } from "../db/prepared";
+
+/** A stored key's claim and, once its request answered, the answer (sealed). */
+export type IdempotencyRow = {
+  fingerprint: string;
+  state: string;
+  status: number | null;
+  content_type: string | null;
+  location: string | null;
+  body: string | null;
+  created_at: string;
+};
+
+/** The answer stored for a key: what a replay sends back. */
+export type StoredAnswer = { status: number; contentType: string | null; location: string | null; body: string };
+
+/**
+ * The idempotency keys' statements around every POST, prepared once per connection. The SQL is
+ * portable; the PostgreSQL twin runs it with `$n` parameters and claims with `INSERT … ON CONFLICT
+ * DO NOTHING RETURNING` (reading the held row when nothing was inserted), since two nodes may claim
+ * one key at once where SQLite's one writer runs the find and the claim back to back.
+ */
+export interface IdempotencyStatements {
+  /**
+   * Claims the key for a running request at `now` and answers null, or answers the row already held
+   * (a row older than `ttlMs` is dropped and claimed anew). One step: two requests with one key never
+   * both claim it.
+   */
+  claimOrFind(
+    scope: string,
+    key: string,
+    fingerprint: string,
+    now: Date,
+    ttlMs: number,
+  ): Promise<IdempotencyRow | null>;
+  /** Drops the key, so a retry runs again. */
+  release(scope: string, key: string): Promise<void>;
+  /** Stores the answer of the request that claimed the key. */
+  store(scope: string, key: string, answer: StoredAnswer): Promise<void>;
+}
+
+export const idempotencyStatements = dialectStatements<IdempotencyStatements>({
+  sqlite: (db: Queryable) => {
+    const sqlite = sqliteOf(db);
+    const find = sqlite.query<IdempotencyRow, [string, string]>(
+      "SELECT fingerprint, state, status, content_type, location, body, created_at FROM idempotency_keys WHERE scope = ? AND key = ?",
+    );
+    const claim = sqlite.query<unknown, [string, string, string, string]>(
+      "INSERT INTO idempotency_keys (scope, key, fingerprint, state, created_at) VALUES (?, ?, ?, 'running', ?)",
+    );
+    const release = sqlite.query<unknown, [string, string]>("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?");
+    const store = sqlite.query<unknown, [number, string | null, string | null, string, string, string]>(
+      "UPDATE idempotency_keys SET state = 'done', status = ?, content_type = ?, location = ?, body = ? WHERE scope = ? AND key = ?",
+    );
+    return {
+      claimOrFind: async (scope, key, fingerprint, now, ttlMs) => {
+        const existing = find.get(scope, key);
+        if (existing && now.getTime() - new Date(existing.created_at).getTime() > ttlMs) release.run(scope, key);
+        else if (existing) return existing;
+        claim.run(scope, key, fingerprint, now.toISOString());
+        return null;
+      },
+      release: async (scope, key) => {
+        release.run(scope, key);
+      },
+      store: async (scope, key, answer) => {
+        store.run(answer.status, answer.contentType, answer.location, answer.body, scope, key);
+      },
+    };
+  },
+});

@@ -1,0 +1,81 @@
+import { eq, sql } from "drizzle-orm";
+import type { Queryable } from "../db/database";
+import { dialectStatements, inListSql, listParam } from "../db/dialect";
+import { sqliteOf } from "../db/prepared";
+import type { UserRow } from "./auth.present";
+import { users } from "./identity.table";
+import type { SessionCheck } from "./sessions";
+import type { UserRefRow } from "./users.refs";
+
+/** The columns of an API key's creator GET /v1/me answers with (`mfa_enabled` as stored, 0 or 1). */
+export type CreatorRow = {
+  id: string;
+  name: string;
+  email: string;
+  avatar_url: string | null;
+  avatar_source: string | null;
+  mfa_enabled: number;
+  locale: string | null;
+  created_at: string;
+};
+
+/**
+ * The reads of people and sessions that run on every request or every presented ticket (GET /v1/me,
+ * the credential check, user refs, presence), prepared once per connection. Some answer
+ * synchronously on SQLite (`T | Promise<T>`), where today's callers run without an async frame; the
+ * PostgreSQL twin answers Promises there, runs the same SQL with `$n` parameters, and binds the ref
+ * list as an array (`id = ANY($1)`).
+ */
+export interface IdentityStatements {
+  /** The API key's creator as GET /v1/me shows it, or null when no such person. */
+  creator(userId: string): CreatorRow | null | Promise<CreatorRow | null>;
+  /** A person's whole row, or undefined. */
+  userRow(userId: string): Promise<UserRow | undefined>;
+  /** What the credential check reads of the session an access token names, or null. */
+  sessionCheck(sessionId: string): Promise<SessionCheck | null>;
+  /** The people behind these ids as refs show them (ids of no user are left out). */
+  userRefRows(ids: readonly string[]): Promise<UserRefRow[]>;
+  /**
+   * A person's name, or undefined. Synchronous: presence's slot (src/realtime/presence.ts,
+   * `PresenceLookups.userName`) reads it without awaiting; a PostgreSQL twin needs that slot async first.
+   */
+  userName(userId: string): string | undefined;
+}
+
+export const identityStatements = dialectStatements<IdentityStatements>({
+  sqlite: (db: Queryable) => {
+    const sqlite = sqliteOf(db);
+    const creator = sqlite.query<CreatorRow, [string]>(
+      "SELECT id, name, email, avatar_url, avatar_source, mfa_enabled, locale, created_at FROM users WHERE id = ?",
+    );
+    // Compiled once: building this select of every column cost more than two thirds of a served GET /v1/me.
+    const userRow = db
+      .select()
+      .from(users)
+      .where(eq(users.id, sql.placeholder("userId")))
+      .prepare();
+    const session = sqlite.query<SessionCheck, [string]>(
+      "SELECT user_id, revoked_at, expires_at, authenticated_at, mfa_verified FROM sessions WHERE id = ?",
+    );
+    const refOne = sqlite.query<UserRefRow, [string]>(
+      "SELECT id, name, email, avatar_url AS avatarUrl FROM users WHERE id = +?",
+    );
+    const refMany = sqlite.query<UserRefRow, [string]>(
+      `SELECT id, name, email, avatar_url AS avatarUrl FROM users WHERE ${inListSql("id")}`,
+    );
+    const name = sqlite.query<{ name: string }, [string]>("SELECT name FROM users WHERE id = ?");
+    return {
+      creator: (userId) => creator.get(userId),
+      userRow: async (userId) => userRow.get({ userId }),
+      sessionCheck: async (sessionId) => session.get(sessionId),
+      userRefRows: async (ids) => {
+        if (ids.length === 1) {
+          const row = refOne.get(ids[0]!);
+          return row ? [row] : [];
+        }
+        return refMany.all(listParam(ids));
+      },
+      userName: (userId) => name.get(userId)?.name,
+    };
+  },
+});

@@ -1,0 +1,23 @@
+import type { Queryable } from "../db/database";
+import { dialectStatements } from "../db/dialect";
+import { sqliteOf } from "../db/prepared";
+
+/**
+ * Membership reads on the ticket write path, prepared once per connection. The SQL is portable; the
+ * PostgreSQL twin runs it with `$n` parameters (without SQLite's `+?`, which only steers its planner).
+ */
+export interface MemberStatements {
+  /** Whether this person is a member of the workspace who may be assigned tickets (not a viewer). */
+  isAssignable(workspaceId: string, userId: string): Promise<boolean>;
+}
+
+export const memberStatements = dialectStatements<MemberStatements>({
+  sqlite: (db: Queryable) => {
+    const assignable = sqliteOf(db).query<{ userId: string }, [string, string]>(
+      "SELECT user_id AS userId FROM members WHERE workspace_id = +? AND user_id = +? AND role <> 'viewer'",
+    );
+    return {
+      isAssignable: async (workspaceId, userId) => assignable.get(workspaceId, userId) !== null,
+    };
+  },
+});
