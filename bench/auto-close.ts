@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../src/config/config";
-import { unaryPlusParameters } from "../src/db/database";
+import { unaryPlusParameters } from "../src/db/sqlite/open";
 import { autoCloseDueTickets } from "../src/lifecycle/lifecycle.jobs";
 import { manualClock } from "../src/lib/clock";
 import { newId } from "../src/lib/ids";

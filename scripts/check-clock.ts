@@ -28,7 +28,7 @@ const MAY_NAME_SYSTEM_CLOCK = new Set([
   // The desk's clock before buildDeps sets the chosen one (a database opened by a script or test),
   // and the migration stamps of a database migrated with no desk around it (CLI commands, tests).
   "src/db/desk-clock.ts",
-  "src/db/migrate.ts",
+  "src/db/sqlite/migrate.ts",
 ]);
 const isCliEntry = (rel: string) => rel.endsWith(".cli.ts");
 

@@ -6,16 +6,14 @@
  *    unawaited store call runs outside the order (and the transaction) its caller assumes.
  *    Deliberate fire-and-forget is written `void promise.catch(…)`.
  * 3. SQLite itself (`bun:sqlite`, `.$client`, `preparedFor`, `sqliteOf`) only in src/db/ and in a
- *    feature's `*.statements.ts` / `*.sql.ts` files, the code a PostgreSQL twin replaces; the files
- *    that still reach it elsewhere are listed in scripts/store-exceptions.txt, a list that may only
- *    shrink (a listed file that no longer needs it fails too).
+ *    feature's `*.statements.ts` / `*.sql.ts` files, the code a PostgreSQL twin replaces; inside
+ *    src/db/, the connection itself (`bun:sqlite`, `.$client`) only in src/db/sqlite/.
  * 4. Tests go through the store too (`rowsOf`/`execute` from src/db/store.ts, awaited builders): no
  *    SQLite itself (as in 3) in a test file or a helper under test/, except a test about SQLite
  *    itself, named `*.sqlite.test.ts`, a helper named `*.sqlite.ts`, and src/db/ (SQLite's own layer).
  * Run: bun scripts/check-store.ts
  */
 import ts from "typescript";
-import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 
 const root = resolve(import.meta.dir, "..");
@@ -80,25 +78,23 @@ for (const sourceFile of program.getSourceFiles()) {
 }
 
 const SQLITE_ITSELF = /from "bun:sqlite"|\.\$client\b|\bpreparedFor\(|\bsqliteOf\(/;
-const exceptionsFile = `${root}/scripts/store-exceptions.txt`;
-const exceptions = new Set(
-  readFileSync(exceptionsFile, "utf8")
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line && !line.startsWith("#")),
-);
 for (const sourceFile of program.getSourceFiles()) {
   const file = relative(root, sourceFile.fileName);
   if (!file.startsWith("src/") || file.startsWith("src/db/") || /\.test\.ts$/.test(file)) continue;
-  const fenced = /\.(statements|sql)\.ts$/.test(file);
-  const reaches = SQLITE_ITSELF.test(sourceFile.text);
-  if (reaches && !fenced && !exceptions.has(file))
+  if (SQLITE_ITSELF.test(sourceFile.text) && !/\.(statements|sql)\.ts$/.test(file))
     problems.push(
       `${file}: reaches SQLite itself outside a *.statements.ts file: move the statement there (docs/DEVELOPING.md "The store seam")`,
     );
-  if (exceptions.has(file) && (!reaches || fenced))
+}
+
+// In src/db, the connection itself (bun:sqlite, `$client`) only in the embedded engine's folder.
+const SQLITE_CONNECTION = /from "bun:sqlite"|\.\$client\b/;
+for (const sourceFile of program.getSourceFiles()) {
+  const file = relative(root, sourceFile.fileName);
+  if (!file.startsWith("src/db/") || file.startsWith("src/db/sqlite/") || /\.test\.ts$/.test(file)) continue;
+  if (SQLITE_CONNECTION.test(sourceFile.text))
     problems.push(
-      `${file}: no longer reaches SQLite outside a statements file: remove it from scripts/store-exceptions.txt`,
+      `${file}: reaches the SQLite connection outside src/db/sqlite/ (docs/DEVELOPING.md "The store seam")`,
     );
 }
 

@@ -83,7 +83,7 @@ const imports = all.map((m, i) => `import m${i} from ${JSON.stringify(m.file)} w
 const list = all.map((m, i) => `  { tag: ${JSON.stringify(m.tag)}, sql: m${i} },`);
 writeFileSync(
   join(dir, "index.ts"),
-  `// Written by scripts/generate-migrations.ts: every migration, embedded in the executable.\nimport type { Migration } from "../src/db/migrate";\n${imports.join("\n")}\n\nexport const migrations: Migration[] = [\n${list.join("\n")}\n];\n`,
+  `// Written by scripts/generate-migrations.ts: every migration, embedded in the executable.\nimport type { Migration } from "../src/db/sqlite/migrate";\n${imports.join("\n")}\n\nexport const migrations: Migration[] = [\n${list.join("\n")}\n];\n`,
 );
 console.log(`migrations: ${all.map((m) => m.tag).join(", ")}`);
 for (const file of readdirSync(dir))

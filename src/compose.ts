@@ -6,10 +6,9 @@ import { createTokenService } from "./auth/tokens";
 import { credentialLookupsOf, visitorCaller, visitorSessions } from "./auth/auth.ports";
 import type { VisitorResolver } from "./auth/visitors";
 import type { Config } from "./config/config";
-import { openDatabase, optimizeDatabase, type Db } from "./db/database";
+import { migrateDatabase, openDatabase, optimizeDatabase, type Db } from "./db/database";
 import { createRuntime } from "./db/runtime";
 import { setDeskClock } from "./db/desk-clock";
-import { migrate } from "./db/migrate";
 import { createReadPool } from "./db/read-pool";
 import type { Deps, MachineryLookups } from "./deps";
 import type { HttpDeps } from "./http/server";
@@ -64,7 +63,7 @@ export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
   );
   const db = overrides.db ?? openDatabase(config.databasePath, createRuntime());
   const logger = overrides.logger ?? createLogger(config.logLevel);
-  const applied = migrate(db.$client, migrations, {
+  const applied = migrateDatabase(db, migrations, {
     snapshotDir: join(config.dataDir, "snapshots"),
     clock: overrides.clock,
   });

@@ -1,12 +1,11 @@
 #!/usr/bin/env bun
 import { loadConfig } from "./config/config";
 import { join } from "node:path";
-import { openDatabase } from "./db/database";
+import { closeDatabase, migrateDatabase, openDatabase } from "./db/database";
 import { createRuntime } from "./db/runtime";
 import { embeddedWebAssets } from "./http/embedded";
 import { ensureWebBuild } from "./http/web-build";
 import { createLogger } from "./lib/logger";
-import { migrate } from "./db/migrate";
 import { startDesk } from "./start";
 import { migrations } from "../migrations/index";
 import { runUserCommand, USER_USAGE } from "./identity/users.cli";
@@ -14,7 +13,7 @@ import { IMPORT_USAGE, runImportCommand } from "./imports/imports.cli";
 import { buildDeps } from "./compose";
 import { modules } from "./registry";
 import { BACKUP_USAGE, RESTORE_USAGE, runBackupCommand, runRestoreCommand } from "./backups/backups.cli";
-import { NewerDatabaseError } from "./db/migrate";
+import { NewerDatabaseError } from "./db/sqlite/migrate";
 import { assertWritableDataDir, DataDirUnwritableError } from "./db/storage";
 import { diagnose, formatFindings } from "./doctor/doctor";
 import { buildInfo } from "./lib/version";
@@ -66,9 +65,9 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   if (command === "migrate") {
     const db = openDatabase(config.databasePath, createRuntime());
-    const applied = migrate(db.$client, migrations, { snapshotDir: join(config.dataDir, "snapshots") });
+    const applied = migrateDatabase(db, migrations, { snapshotDir: join(config.dataDir, "snapshots") });
     console.log(applied.length ? `applied: ${applied.join(", ")}` : "database is up to date");
-    db.$client.close();
+    closeDatabase(db);
     return 0;
   }
   if (command === "user") return runUserCommand(config, argv.slice(1));
@@ -77,7 +76,7 @@ async function main(argv: string[]): Promise<number> {
     return runImportCommand(argv.slice(1), async () => {
       const deps = buildDeps(config);
       for (const module of modules) await module.inTransaction?.(deps);
-      return { deps, close: () => deps.db.$client.close() };
+      return { deps, close: () => closeDatabase(deps.db) };
     });
   if (command !== "serve") {
     console.error(`unknown command: ${command}\n\n${USAGE}`);

@@ -4,7 +4,8 @@ import { buildApp } from "./app";
 import { listenerBaseUrl, type Config } from "./config/config";
 import { buildDeps, httpDepsOf } from "./compose";
 import type { Deps } from "./deps";
-import { startCheckpointer } from "./db/checkpointer";
+import { startCheckpointer } from "./db/sqlite/checkpointer";
+import { closeDatabase } from "./db/database";
 import { commitPending } from "./db/tx";
 import { recoverIdempotencyKeys } from "./http/idempotency";
 import { createHttpHandler, edgeErrorHandler, MAX_BODY_BYTES, type HttpHandler, type HttpOptions } from "./http/server";
@@ -77,7 +78,7 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
     onCheckpoint: recordCheckpoint,
   });
   for (const module of modules) await module.inTransaction?.(deps);
-  const recovered = await recoverIdempotencyKeys(deps.db.$client);
+  const recovered = await recoverIdempotencyKeys(deps.db);
   if (recovered > 0)
     deps.logger.warn(
       { keys: recovered },
@@ -116,7 +117,7 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
       commitPending(deps.db);
       checkpointer.stop();
       deps.reads.stop();
-      deps.db.$client.close();
+      closeDatabase(deps.db);
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
-import { sqliteOf } from "../db/prepared";
+import { sqliteOf } from "../db/sqlite/prepared";
 import type { ApiKeyCaller } from "../identity/identity.public";
 import { liveWorkspaceJoinSql, workspaceJoinSql } from "../workspaces/workspaces.public";
 import type { ApiKeyRecord } from "./api-keys.public";

@@ -1,7 +1,7 @@
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
-import { sqliteOf } from "../db/prepared";
+import { sqliteOf } from "../db/sqlite/prepared";
 import type { RawLoaded } from "./automations.facts";
 
 /** An automation as the run-AI job reads it again: its rule, trigger and whether it is still on. */

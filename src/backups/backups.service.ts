@@ -17,7 +17,7 @@ import { createGunzip, createGzip } from "node:zlib";
 import { extract as tarExtract, pack as tarPack, type Pack } from "tar-stream";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { unknownMigrationTags, type Migration } from "../db/migrate";
+import { unknownMigrationTags, type Migration } from "../db/sqlite/migrate";
 import type { Clock } from "../lib/clock";
 import { backupStatements } from "./backups.statements";
 

@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import type { Dialect } from "../db/dialect";
-import { appliedMigrationTags } from "../db/migrate";
+import { appliedMigrationTags } from "../db/sqlite/migrate";
 
 /**
  * What a backup asks of the database engine: a consistent copy taken while Desk keeps writing, the

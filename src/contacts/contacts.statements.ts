@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database";
 import { inListSql, listParam } from "../db/dialect";
-import { preparedFor } from "../db/prepared";
+import { preparedFor } from "../db/sqlite/prepared";
 import type { ContactRow } from "./contacts.table";
 
 /** contacts as SQLite returns it: JSON as text, flags as 0/1. */

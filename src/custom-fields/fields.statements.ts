@@ -1,7 +1,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { dialectStatements, inListSql, listParam } from "../db/dialect";
-import { preparedFor } from "../db/prepared";
+import { preparedFor } from "../db/sqlite/prepared";
 import type { FieldOption, FieldType } from "./fields.table";
 import type { FieldDef, StoredValue } from "./fields.values";
 

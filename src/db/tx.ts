@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Batch, Db, Frame, Queryable, Tx, TxRuntime } from "./database";
-import { preparedFor } from "./prepared";
+import type { Db, Queryable, Tx } from "./database";
+import type { Batch, Frame, TxRuntime } from "./runtime";
+import { preparedFor, sqliteOf } from "./sqlite/prepared";
 import { noteStorageFailure, noteStorageWrite } from "./storage";
 
 /**
@@ -125,7 +126,7 @@ function handlePrototypeOf(db: Db): object {
     $client: {
       get(this: FramedTx) {
         if (this[FRAME]?.pending === false) throw stillPendingError();
-        return db.$client;
+        return sqliteOf(db);
       },
     },
     session: {
@@ -224,7 +225,7 @@ export function shareTurn(db: Db): void {
 
 /** Rolls back the failed change; if SQLite has already abandoned the whole transaction, the batch fails. */
 function undoChange(db: Db, batch: Batch, error: unknown): void {
-  if (db.$client.inTransaction) {
+  if (sqliteOf(db).inTransaction) {
     const statements = statementsOf(db);
     try {
       statements.rollbackTo.run();
@@ -240,7 +241,7 @@ function undoChange(db: Db, batch: Batch, error: unknown): void {
 function failBatch(db: Db, batch: Batch, error: unknown): void {
   if (db.$runtime.batch === batch) db.$runtime.batch = null;
   try {
-    if (db.$client.inTransaction) db.$client.run("ROLLBACK");
+    if (sqliteOf(db).inTransaction) sqliteOf(db).run("ROLLBACK");
   } catch {
     // Already rolled back by SQLite.
   }

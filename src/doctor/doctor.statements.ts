@@ -1,6 +1,6 @@
 import { Database } from "bun:sqlite";
 import type { Dialect } from "../db/dialect";
-import { appliedMigrationTags } from "../db/migrate";
+import { appliedMigrationTags } from "../db/sqlite/migrate";
 
 /** What `desk doctor` found in the database: it could not be opened, or its check and its migrations. */
 export type DatabaseInspection =

@@ -3,7 +3,7 @@ import { resolve as resolveDns } from "node:dns/promises";
 import { join, resolve } from "node:path";
 import { migrations } from "../../migrations/index";
 import { type Config, loadConfig } from "../config/config";
-import { unknownMigrationTags } from "../db/migrate";
+import { unknownMigrationTags } from "../db/sqlite/migrate";
 import { smtpSettingsFromUrl, verifySmtp } from "../mail/mail.send";
 import { doctorStatements } from "./doctor.statements";
 

@@ -3,13 +3,12 @@
  * each pair commits on its own), and dies by SIGKILL while handling the fifth. Argument: the
  * database path.
  *
- * SQLite-only by nature (it stays in scripts/store-exceptions.txt): a second process opens the
+ * SQLite-only by nature: a second process opens the
  * database file the test names and migrates it on its own SQLite connection, and the test reopens
  * that file after the kill.
  */
-import { openDatabase } from "../db/database";
+import { migrateDatabase, openDatabase } from "../db/database";
 import { createRuntime } from "../db/runtime";
-import { migrate } from "../db/migrate";
 import { manualClock } from "../lib/clock";
 import { createLogger } from "../lib/logger";
 import { migrations } from "../../migrations/index";
@@ -17,7 +16,7 @@ import { createConsumerRunner } from "./consumers";
 import { recordingConsumer } from "../../test/kit/consumers";
 
 const db = openDatabase(process.argv[2]!, createRuntime());
-migrate(db.$client, migrations);
+migrateDatabase(db, migrations);
 let seen = 0;
 const runner = createConsumerRunner({
   db,

@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
 import { migrations } from "../../migrations/index";
-import { migrate } from "../db/migrate";
+import { migrate } from "../db/sqlite/migrate";
 
 // The step that seeds the per-workspace counter and cursors from the old ones (found by what it
 // does); the empty tables it fills come before it, as on an upgrade.

@@ -1,7 +1,7 @@
 import type { Statement } from "bun:sqlite";
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
-import { sqliteOf } from "../db/prepared";
+import { sqliteOf } from "../db/sqlite/prepared";
 import { dbOf } from "../db/tx";
 import { IMPORT_CAUSE } from "./consumer.define";
 import type { StoredEventRow } from "./envelope";

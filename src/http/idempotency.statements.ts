@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
-import { sqliteOf } from "../db/prepared";
+import { sqliteOf } from "../db/sqlite/prepared";
 
 /** A stored key's claim and, once its request answered, the answer (sealed). */
 export type IdempotencyRow = {
@@ -39,6 +39,12 @@ export interface IdempotencyStatements {
   release(scope: string, key: string): Promise<void>;
   /** Stores the answer of the request that claimed the key. */
   store(scope: string, key: string, answer: StoredAnswer): Promise<void>;
+  /**
+   * At start: drops the keys still running (their process died mid-request) and answers stored in
+   * plain text by earlier versions (not starting with `sealedPrefix`); answers how many were running.
+   * On several nodes a start may not drop another node's running keys: the twin ages them out instead.
+   */
+  recoverAtStart(sealedPrefix: string): Promise<number>;
 }
 
 export const idempotencyStatements = dialectStatements<IdempotencyStatements>({
@@ -67,6 +73,10 @@ export const idempotencyStatements = dialectStatements<IdempotencyStatements>({
       },
       store: async (scope, key, answer) => {
         store.run(answer.status, answer.contentType, answer.location, answer.body, scope, key);
+      },
+      recoverAtStart: async (sealedPrefix) => {
+        sqlite.run("DELETE FROM idempotency_keys WHERE body IS NOT NULL AND body NOT LIKE ? || '%'", [sealedPrefix]);
+        return sqlite.run("DELETE FROM idempotency_keys WHERE state = 'running'").changes;
       },
     };
   },

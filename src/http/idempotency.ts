@@ -1,4 +1,3 @@
-import type { Database } from "bun:sqlite";
 import type { Db } from "../db/database";
 import { sha256Hex, type SecretBox } from "../lib/crypto";
 import { DeskError } from "../lib/errors";
@@ -28,10 +27,9 @@ export const idempotencyApplies = (method: string, path: string): boolean =>
  * alone it would answer 409 to every retry for 24 hours. Dropping it lets the retry run again.
  * Returns how many were dropped.
  */
-export async function recoverIdempotencyKeys(sqlite: Database): Promise<number> {
-  // Answers stored in plain text by earlier versions may hold one-time secrets: drop those too.
-  sqlite.run(`DELETE FROM idempotency_keys WHERE body IS NOT NULL AND body NOT LIKE '${SEALED_PREFIX}%'`);
-  return sqlite.run("DELETE FROM idempotency_keys WHERE state = 'running'").changes;
+export async function recoverIdempotencyKeys(db: Db): Promise<number> {
+  // Answers stored in plain text by earlier versions may hold one-time secrets: dropped too.
+  return idempotencyStatements(db).recoverAtStart(SEALED_PREFIX);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { dirname } from "node:path";
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
-import { sqliteOf } from "../db/prepared";
+import { sqliteOf } from "../db/sqlite/prepared";
 import { batchedWrite, dbOf } from "../db/tx";
 
 /**

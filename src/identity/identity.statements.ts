@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { dialectStatements, inListSql, listParam } from "../db/dialect";
-import { sqliteOf } from "../db/prepared";
+import { sqliteDrizzleOf, sqliteOf } from "../db/sqlite/prepared";
 import type { UserRow } from "./auth.present";
-import { users } from "./identity.table";
+import { usersTable } from "./identity.definition";
 import type { SessionCheck } from "./sessions";
 import type { UserRefRow } from "./users.refs";
 
@@ -49,7 +49,8 @@ export const identityStatements = dialectStatements<IdentityStatements>({
       "SELECT id, name, email, avatar_url, avatar_source, mfa_enabled, locale, created_at FROM users WHERE id = ?",
     );
     // Compiled once: building this select of every column cost more than two thirds of a served GET /v1/me.
-    const userRow = db
+    const users = usersTable.sqlite;
+    const userRow = sqliteDrizzleOf(db)
       .select()
       .from(users)
       .where(eq(users.id, sql.placeholder("userId")))

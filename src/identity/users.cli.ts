@@ -1,7 +1,6 @@
 import type { Config } from "../config/config";
-import { openDatabase } from "../db/database";
+import { closeDatabase, migrateDatabase, openDatabase } from "../db/database";
 import { createRuntime } from "../db/runtime";
-import { migrate } from "../db/migrate";
 import { untilCommitted } from "../db/tx";
 import { systemClock } from "../lib/clock";
 import { migrations } from "../../migrations/index";
@@ -28,7 +27,7 @@ export async function runUserCommand(
   }
   const db = openDatabase(config.databasePath, createRuntime());
   try {
-    migrate(db.$client, migrations);
+    migrateDatabase(db, migrations);
     const issued = await issueOperatorReset({ db, clock: systemClock, config }, email);
     await untilCommitted(db);
     if (!issued) {
@@ -41,6 +40,6 @@ export async function runUserCommand(
     );
     return 0;
   } finally {
-    db.$client.close();
+    closeDatabase(db);
   }
 }

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
-import { sqliteOf } from "../db/prepared";
+import { sqliteOf } from "../db/sqlite/prepared";
 import { importMappings } from "./imports.table";
 
 /** One record of a source account, as its mapping is keyed. */

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
-import { sqliteOf } from "../db/prepared";
+import { sqliteOf } from "../db/sqlite/prepared";
 import { inboundReceipts } from "./inbound.table";
 
 /** A receipt's claim: the mail's dedupe key in a mailbox and the outcome recorded with it. */

@@ -2,14 +2,13 @@
  * Test fixture: a separate process that claims one job and hangs in it, so the test can kill it
  * with SIGKILL and show that the next start runs the job again. Argument: the database path.
  *
- * SQLite-only by nature (it stays in scripts/store-exceptions.txt): a second process opens the
+ * SQLite-only by nature: a second process opens the
  * database file the test names and migrates it on its own SQLite connection, and the test reopens
  * that file after the kill.
  */
 import { z } from "zod";
-import { openDatabase } from "../db/database";
+import { migrateDatabase, openDatabase } from "../db/database";
 import { createRuntime } from "../db/runtime";
-import { migrate } from "../db/migrate";
 import { transact } from "../db/tx";
 import { createLogger } from "../lib/logger";
 import { systemClock } from "../lib/clock";
@@ -19,7 +18,7 @@ import { enqueue } from "./enqueue";
 import { createJobRunner } from "./runner";
 
 const db = openDatabase(process.argv[2]!, createRuntime());
-migrate(db.$client, migrations);
+migrateDatabase(db, migrations);
 const hang = defineJob({
   schema: z.object({ label: z.string() }),
   name: "test.crashy",

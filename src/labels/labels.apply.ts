@@ -25,7 +25,7 @@ import {
   type LabelFacts,
 } from "./labels.statements";
 import { recordTags, tagGroups, tags } from "./labels.table";
-import { jsonList } from "../db/prepared";
+import { jsonList } from "../db/sqlite/prepared";
 import { deskClock } from "../db/desk-clock";
 import { dbOf } from "../db/tx";
 

@@ -1,7 +1,7 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { dialectStatements, inListSql } from "../db/dialect";
-import { preparedFor } from "../db/prepared";
+import { preparedFor } from "../db/sqlite/prepared";
 
 /** A label with what record writes need: its group's exclusivity and its place in the label list. */
 export type LabelFacts = {

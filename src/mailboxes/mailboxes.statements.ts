@@ -1,8 +1,9 @@
 import { inArray, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
-import { sqliteOf } from "../db/prepared";
+import { sqliteDrizzleOf, sqliteOf } from "../db/sqlite/prepared";
 import type { MailboxRow } from "./mailboxes.present";
+import { mailboxesTable } from "./mailboxes.definition";
 import { mailboxes } from "./mailboxes.table";
 
 /**
@@ -34,7 +35,8 @@ const c = {
 export const mailboxStatements = dialectStatements<MailboxStatements>({
   sqlite: (db: Queryable) => {
     const sqlite = sqliteOf(db);
-    const byAddress = db
+    const mailboxes = mailboxesTable.sqlite;
+    const byAddress = sqliteDrizzleOf(db)
       .select()
       .from(mailboxes)
       .where(

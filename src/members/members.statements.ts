@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
-import { sqliteOf } from "../db/prepared";
+import { sqliteOf } from "../db/sqlite/prepared";
 
 /**
  * Membership reads on the ticket write path, prepared once per connection. The SQL is portable; the

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements, listParam } from "../db/dialect";
-import { sqliteOf } from "../db/prepared";
+import { sqliteOf } from "../db/sqlite/prepared";
 import { mailConversations, mailMessageIds } from "./outbound.table";
 
 /** A Message-ID recorded for a ticket, as threading reads it. */

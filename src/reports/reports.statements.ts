@@ -2,6 +2,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
+import { sqliteDrizzleOf } from "../db/sqlite/prepared";
 import { reportableTicketsSql, reportTicketsSql as T } from "../tickets/tickets.public";
 
 /** A report's range as UTC instants (ISO strings), [from, to). */
@@ -69,12 +70,14 @@ async function scopeOf(db: Queryable, ctx: RequestContext, span: ReportSpan) {
   };
 }
 
-const sqliteReports = (db: Queryable): ReportStatements => ({
-  async totals(ctx, span) {
-    const { visible, createdIn, solvedIn } = await scopeOf(db, ctx, span);
-    const firstResponses = sql`SELECT ${minutes(T.firstRespondedAt, T.createdAt)} AS v FROM ${T.table} WHERE ${createdIn} AND ${T.firstRespondedAt} IS NOT NULL`;
-    const resolutions = sql`SELECT ${minutes(T.solvedAt, T.createdAt)} AS v FROM ${T.table} WHERE ${solvedIn}`;
-    return db.all<ReportTotals>(sql`SELECT
+const sqliteReports = (db: Queryable): ReportStatements => {
+  const sqlite = sqliteDrizzleOf(db);
+  return {
+    async totals(ctx, span) {
+      const { visible, createdIn, solvedIn } = await scopeOf(db, ctx, span);
+      const firstResponses = sql`SELECT ${minutes(T.firstRespondedAt, T.createdAt)} AS v FROM ${T.table} WHERE ${createdIn} AND ${T.firstRespondedAt} IS NOT NULL`;
+      const resolutions = sql`SELECT ${minutes(T.solvedAt, T.createdAt)} AS v FROM ${T.table} WHERE ${solvedIn}`;
+      return sqlite.all<ReportTotals>(sql`SELECT
       (SELECT count(*) FROM ${T.table} WHERE ${createdIn}) AS created,
       (SELECT count(*) FROM ${T.table} WHERE ${solvedIn}) AS solved,
       (SELECT count(*) FROM ${T.table} WHERE ${visible} AND ${T.status} IN ('open', 'pending', 'on_hold')) AS open_now,
@@ -83,43 +86,43 @@ const sqliteReports = (db: Queryable): ReportStatements => ({
       (SELECT avg(json_extract(${T.csat}, '$.score')) FROM ${T.table} WHERE ${solvedIn} AND ${T.csat} IS NOT NULL) AS csat_avg,
       (SELECT count(*) FROM ${T.table} WHERE ${solvedIn} AND ${T.csat} IS NOT NULL) AS csat_count,
       (SELECT count(*) FROM ${T.table} WHERE ${createdIn} AND json_extract(${T.sla}, '$.breached') = 1) AS sla_breached`)[0]!;
-  },
+    },
 
-  async byDay(ctx, days) {
-    const visible = await reportableTicketsSql(db, ctx);
-    const dayRows = sql.join(
-      days.map((d) => sql`(${d.date}, ${d.from}, ${d.to})`),
-      sql`, `,
-    );
-    return db.all<{ date: string; created: number; solved: number }>(sql`
+    async byDay(ctx, days) {
+      const visible = await reportableTicketsSql(db, ctx);
+      const dayRows = sql.join(
+        days.map((d) => sql`(${d.date}, ${d.from}, ${d.to})`),
+        sql`, `,
+      );
+      return sqlite.all<{ date: string; created: number; solved: number }>(sql`
     WITH days(date, lo, hi) AS (VALUES ${dayRows})
     SELECT days.date AS date,
       (SELECT count(*) FROM ${T.table} WHERE ${visible} AND ${T.createdAt} >= days.lo AND ${T.createdAt} < days.hi) AS created,
       (SELECT count(*) FROM ${T.table} WHERE ${visible} AND ${T.solvedAt} >= days.lo AND ${T.solvedAt} < days.hi) AS solved
     FROM days ORDER BY days.date`);
-  },
+    },
 
-  async createdByChannel(ctx, span) {
-    const { createdIn } = await scopeOf(db, ctx, span);
-    return db
-      .all<{ k: string; n: number }>(
-        sql`SELECT ${T.channel} AS k, count(*) AS n FROM ${T.table} WHERE ${createdIn} GROUP BY ${T.channel}`,
-      )
-      .map((row) => ({ channel: row.k, count: row.n }));
-  },
+    async createdByChannel(ctx, span) {
+      const { createdIn } = await scopeOf(db, ctx, span);
+      return sqlite
+        .all<{ k: string; n: number }>(
+          sql`SELECT ${T.channel} AS k, count(*) AS n FROM ${T.table} WHERE ${createdIn} GROUP BY ${T.channel}`,
+        )
+        .map((row) => ({ channel: row.k, count: row.n }));
+    },
 
-  async createdBySeverity(ctx, span) {
-    const { createdIn } = await scopeOf(db, ctx, span);
-    return db
-      .all<{ k: string; n: number }>(
-        sql`SELECT coalesce(${T.severity}, 'none') AS k, count(*) AS n FROM ${T.table} WHERE ${createdIn} GROUP BY 1`,
-      )
-      .map((row) => ({ severity: row.k, count: row.n }));
-  },
+    async createdBySeverity(ctx, span) {
+      const { createdIn } = await scopeOf(db, ctx, span);
+      return sqlite
+        .all<{ k: string; n: number }>(
+          sql`SELECT coalesce(${T.severity}, 'none') AS k, count(*) AS n FROM ${T.table} WHERE ${createdIn} GROUP BY 1`,
+        )
+        .map((row) => ({ severity: row.k, count: row.n }));
+    },
 
-  async byAgent(ctx, span) {
-    const { createdIn, solvedIn } = await scopeOf(db, ctx, span);
-    return db.all<{ user_id: string; solved: number; first_response: number | null }>(sql`
+    async byAgent(ctx, span) {
+      const { createdIn, solvedIn } = await scopeOf(db, ctx, span);
+      return sqlite.all<{ user_id: string; solved: number; first_response: number | null }>(sql`
     WITH solved AS (SELECT ${T.assigneeId} AS u, count(*) AS n FROM ${T.table} WHERE ${solvedIn} AND ${T.assigneeId} IS NOT NULL GROUP BY ${T.assigneeId}),
     fr AS (
       SELECT ${T.assigneeId} AS u, ${minutes(T.firstRespondedAt, T.createdAt)} AS v,
@@ -132,8 +135,9 @@ const sqliteReports = (db: Queryable): ReportStatements => ({
     SELECT everyone.u AS user_id, coalesce(solved.n, 0) AS solved, fr_median.v AS first_response
     FROM everyone LEFT JOIN solved ON solved.u = everyone.u LEFT JOIN fr_median ON fr_median.u = everyone.u
     ORDER BY solved DESC, user_id`);
-  },
-});
+    },
+  };
+};
 
 /** The report aggregates of `db`'s engine, built once per connection. */
 export const reportStatements = dialectStatements<ReportStatements>({ sqlite: sqliteReports });

@@ -1,4 +1,5 @@
-import { isReader, type Db, type Queryable } from "../db/database";
+import type { Db, Queryable } from "../db/database";
+import { isReader } from "../db/runtime";
 import { beforeEachCommit } from "../db/tx";
 import { searchStatements } from "./search.statements";
 

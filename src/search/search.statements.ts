@@ -1,7 +1,7 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
-import { preparedFor } from "../db/prepared";
+import { preparedFor } from "../db/sqlite/prepared";
 
 /**
  * The full-text indexes (migrations/custom/0100, 0101, 0105): FTS5 tables keyed by the rowids of

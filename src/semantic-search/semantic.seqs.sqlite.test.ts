@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrations } from "../../migrations/index";
 import { openDatabase, type Db } from "../db/database";
-import { migrate } from "../db/migrate";
+import { migrate } from "../db/sqlite/migrate";
 import { createRuntime } from "../db/runtime";
 import { transact } from "../db/tx";
 import { storeVector } from "./semantic.store";

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
-import { sqliteOf } from "../db/prepared";
+import { sqliteOf } from "../db/sqlite/prepared";
 import { type SemanticKind, semanticVectors } from "./semantic.table";
 
 /** A stored vector row as the in-memory index reads it: kind, doc id, model, vector (null: tombstone), seq. */

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements, listParam } from "../db/dialect";
-import { sqliteOf } from "../db/prepared";
+import { sqliteOf } from "../db/sqlite/prepared";
 import { teams } from "./teams.table";
 
 /** A new team's row as stored (`private` 0 or 1). */

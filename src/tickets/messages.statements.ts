@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
-import { preparedFor } from "../db/prepared";
+import { preparedFor } from "../db/sqlite/prepared";
 import type { MessageRow } from "./messages.table";
 
 /** The message insert of the write path, prepared once per connection (see src/tickets/tickets.statements.ts). */

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
-import { preparedFor } from "../db/prepared";
+import { preparedFor } from "../db/sqlite/prepared";
 import type { TicketStatus } from "./tickets.table";
 
 /**

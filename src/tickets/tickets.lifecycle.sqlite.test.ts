@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { unaryPlusParameters } from "../db/database";
+import { unaryPlusParameters } from "../db/sqlite/open";
 import { startTestDesk } from "../../test/harness";
 import { solvedTicketsBeforeQuery } from "./tickets.lifecycle";
 

@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { dialectStatements, inListSql, listParam } from "../db/dialect";
-import { jsonList, preparedFor } from "../db/prepared";
+import { jsonList, preparedFor } from "../db/sqlite/prepared";
 import { tickets, type ActivityRow, type TicketRow } from "./tickets.table";
 
 /**

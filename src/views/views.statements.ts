@@ -1,5 +1,5 @@
 import type { Queryable } from "../db/database";
-import { preparedFor } from "../db/prepared";
+import { preparedFor } from "../db/sqlite/prepared";
 import type { ViewFilters } from "./views.table";
 
 /** What the ticket list needs of a view, read with statements prepared once per database. */

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
-import { sqliteOf } from "../db/prepared";
+import { sqliteOf } from "../db/sqlite/prepared";
 
 /**
  * A visitor session that is still live, as the guard and a resume read it. SQLite's statement also

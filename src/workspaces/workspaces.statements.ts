@@ -1,7 +1,7 @@
 import type { Role } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
-import { sqliteOf } from "../db/prepared";
+import { sqliteOf } from "../db/sqlite/prepared";
 import { eventSeqsSql as S } from "../events/events.sql";
 import { membersSql as m } from "../members/members.public";
 import type { Membership } from "./workspaces.memberships";

@@ -1,6 +1,6 @@
 import { migrations } from "../../migrations/index";
 import { type Db, openDatabase } from "../../src/db/database";
-import { migrate } from "../../src/db/migrate";
+import { migrate } from "../../src/db/sqlite/migrate";
 import { createRuntime } from "../../src/db/runtime";
 
 /**

@@ -1,13 +1,18 @@
 import type { Database } from "bun:sqlite";
-import type { Queryable } from "./database";
+import type { Queryable } from "../database";
+import type { SqliteDb } from "./connection";
 
 /**
  * The bun:sqlite connection under a database or an open transaction. A transaction runs on its
  * database's one connection, so a statement prepared on the connection runs inside it.
  */
 export function sqliteOf(db: Queryable): Database {
-  if ("$client" in db) return db.$client;
-  const client = (db as unknown as { session?: { client?: Database } }).session?.client;
+  // Only SQLite code asks (the embedded engine's own files and the SQLite side of dialect
+  // statements, chosen by `dialectOf`), so the client is bun:sqlite's; under the PostgreSQL type
+  // check `Queryable` is that engine's, which is why the client is read without its static type.
+  const handle = db as unknown as { $client?: Database; session?: { client?: Database } };
+  if (handle.$client) return handle.$client;
+  const client = handle.session?.client;
   if (!client) throw new Error("no SQLite connection behind this query runner");
   return client;
 }
@@ -35,3 +40,11 @@ export function preparedFor<T>(build: (sqlite: Database, db: Queryable) => T): (
 
 /** A list parameter for `IN (SELECT value FROM json_each(?))`: one statement for any number of ids. */
 export const jsonList = (values: readonly string[]): string => JSON.stringify(values);
+
+/**
+ * The drizzle client under a database or transaction handle, typed for SQLite: for the SQLite side
+ * of dialect statements that keep drizzle's SQLite-only API (a `.prepare()`d select with its row
+ * mapping), used with the tables' SQLite builds (`<table>Table.sqlite` from a `*.definition.ts`),
+ * so the code type-checks the same under the PostgreSQL check, where `Queryable` is PostgreSQL's.
+ */
+export const sqliteDrizzleOf = (db: Queryable): SqliteDb<unknown> => db as unknown as SqliteDb<unknown>;

@@ -1,7 +1,7 @@
 import type { Database } from "bun:sqlite";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { systemClock, type Clock } from "../lib/clock";
+import { systemClock, type Clock } from "../../lib/clock";
 
 export type Migration = { tag: string; sql: string };
 

@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
-import type { Logger } from "../lib/logger";
-import type { Db } from "./database";
+import type { Logger } from "../../lib/logger";
+import type { Db } from "../database";
+import { sqliteOf } from "./prepared";
 
 /**
  * Moves WAL checkpoints off the request path. By default SQLite checkpoints inside the COMMIT that
@@ -57,13 +58,13 @@ export function startCheckpointer(
   const startAtWalBytes = options.startAtWalBytes ?? 4 * 1024 * 1024;
   const restartFrames = options.restartAtWalFrames ?? 16_384;
   if (path === ":memory:" || path === "") return { stop() {}, running: () => false };
-  db.$client.exec("PRAGMA wal_autocheckpoint = 0");
+  sqliteOf(db).exec("PRAGMA wal_autocheckpoint = 0");
   // Keeps the WAL file from staying large after a burst once it has been checkpointed.
-  db.$client.exec("PRAGMA journal_size_limit = 67108864");
+  sqliteOf(db).exec("PRAGMA journal_size_limit = 67108864");
   let worker: Worker | null = null;
   let starting = false;
   let stopped = false;
-  const fallBack = () => db.$client.exec("PRAGMA wal_autocheckpoint = 1000");
+  const fallBack = () => sqliteOf(db).exec("PRAGMA wal_autocheckpoint = 1000");
   const watch = setInterval(() => {
     if (worker || starting || walBytes(path) < startAtWalBytes) return;
     starting = true;

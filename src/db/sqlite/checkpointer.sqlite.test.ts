@@ -2,10 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createLogger } from "../lib/logger";
+import { createLogger } from "../../lib/logger";
 import { startCheckpointer } from "./checkpointer";
-import { openDatabase } from "./database";
-import { createRuntime } from "./runtime";
+import { openDatabase } from "../database";
+import { createRuntime } from "../runtime";
 
 describe("WAL checkpointer", () => {
   test("commits stop checkpointing; once the WAL grows the worker starts and copies it back into the database", async () => {

@@ -3,9 +3,9 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { migrations } from "../../migrations/index";
-import { startTestDesk } from "../../test/harness";
-import { manualClock } from "../lib/clock";
+import { migrations } from "../../../migrations/index";
+import { startTestDesk } from "../../../test/harness";
+import { manualClock } from "../../lib/clock";
 import { appliedMigrationTags, KEPT_SNAPSHOTS, migrate, NewerDatabaseError } from "./migrate";
 
 const scratch = () => mkdtempSync(join(tmpdir(), "desk-migrate-test-"));
