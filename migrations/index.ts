@@ -1,5 +1,5 @@
 // Written by scripts/generate-migrations.ts: every migration, embedded in the executable.
-import type { Migration } from "../src/db/migrate";
+import type { Migration } from "../src/db/sqlite/migrate";
 import m0 from "./0000_foundation.sql" with { type: "text" };
 import m1 from "./0001_jobs.sql" with { type: "text" };
 import m2 from "./0002_tickets.sql" with { type: "text" };
