@@ -5,9 +5,9 @@
  * 2. No Promise of our own async functions dropped or used as a value that is always truthy: an
  *    unawaited store call runs outside the order (and the transaction) its caller assumes.
  *    Deliberate fire-and-forget is written `void promise.catch(…)`.
- * 3. SQLite itself (`bun:sqlite`, `.$client`, `preparedFor`, `sqliteOf`) only in src/db/ and in a
- *    feature's `*.statements.ts` / `*.sql.ts` files, the code a PostgreSQL twin replaces; inside
- *    src/db/, the connection itself (`bun:sqlite`, `.$client`) only in src/db/sqlite/.
+ * 3. The SQLite connection itself (`bun:sqlite`, `.$client`) only in src/db/sqlite/; its statements
+ *    (`preparedFor`, `sqliteOf`) also in the SQLite side of a feature's `*.statements.ts` / `*.sql.ts`
+ *    files, the code a PostgreSQL twin replaces.
  * 4. Tests go through the store too (`rowsOf`/`execute` from src/db/store.ts, awaited builders): no
  *    SQLite itself (as in 3) in a test file or a helper under test/, except a test about SQLite
  *    itself, named `*.sqlite.test.ts`, a helper named `*.sqlite.ts`, and src/db/ (SQLite's own layer).
@@ -78,23 +78,18 @@ for (const sourceFile of program.getSourceFiles()) {
 }
 
 const SQLITE_ITSELF = /from "bun:sqlite"|\.\$client\b|\bpreparedFor\(|\bsqliteOf\(/;
-for (const sourceFile of program.getSourceFiles()) {
-  const file = relative(root, sourceFile.fileName);
-  if (!file.startsWith("src/") || file.startsWith("src/db/") || /\.test\.ts$/.test(file)) continue;
-  if (SQLITE_ITSELF.test(sourceFile.text) && !/\.(statements|sql)\.ts$/.test(file))
-    problems.push(
-      `${file}: reaches SQLite itself outside a *.statements.ts file: move the statement there (docs/DEVELOPING.md "The store seam")`,
-    );
-}
-
-// In src/db, the connection itself (bun:sqlite, `$client`) only in the embedded engine's folder.
+// The connection itself (bun:sqlite, `$client`) only in the embedded engine's folder, src/db/sqlite/.
 const SQLITE_CONNECTION = /from "bun:sqlite"|\.\$client\b/;
 for (const sourceFile of program.getSourceFiles()) {
   const file = relative(root, sourceFile.fileName);
-  if (!file.startsWith("src/db/") || file.startsWith("src/db/sqlite/") || /\.test\.ts$/.test(file)) continue;
+  if (!file.startsWith("src/") || file.startsWith("src/db/sqlite/") || /\.test\.ts$/.test(file)) continue;
   if (SQLITE_CONNECTION.test(sourceFile.text))
     problems.push(
       `${file}: reaches the SQLite connection outside src/db/sqlite/ (docs/DEVELOPING.md "The store seam")`,
+    );
+  else if (!file.startsWith("src/db/") && SQLITE_ITSELF.test(sourceFile.text) && !/\.(statements|sql)\.ts$/.test(file))
+    problems.push(
+      `${file}: reaches SQLite itself outside a *.statements.ts file: move the statement there (docs/DEVELOPING.md "The store seam")`,
     );
 }
 

@@ -1,6 +1,5 @@
-import { Database } from "bun:sqlite";
 import type { Dialect } from "../db/dialect";
-import { appliedMigrationTags } from "../db/sqlite/migrate";
+import { copySqliteFile, sqliteFileIntegrity, sqliteFileMigrationTags } from "../db/sqlite/files";
 
 /**
  * What a backup asks of the database engine: a consistent copy taken while Desk keeps writing, the
@@ -22,31 +21,14 @@ export interface BackupStatements {
 
 const sqlite: BackupStatements = {
   async snapshot(source, target) {
-    const db = new Database(source, { readonly: true });
-    try {
-      db.exec("PRAGMA busy_timeout = 5000");
-      db.query("VACUUM INTO ?").run(target);
-    } finally {
-      db.close();
-    }
+    copySqliteFile(source, target);
   },
   async migrationTags(path) {
-    const db = new Database(path, { readonly: true });
-    try {
-      return appliedMigrationTags(db);
-    } finally {
-      db.close();
-    }
+    return sqliteFileMigrationTags(path);
   },
   async integrity(path) {
     try {
-      const db = new Database(path, { readonly: true });
-      try {
-        const rows = db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").all();
-        return rows.map((r) => r.integrity_check).join("; ");
-      } finally {
-        db.close();
-      }
+      return sqliteFileIntegrity(path).join("; ");
     } catch (error) {
       return (error as Error).message;
     }

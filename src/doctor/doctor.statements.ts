@@ -1,6 +1,5 @@
-import { Database } from "bun:sqlite";
 import type { Dialect } from "../db/dialect";
-import { appliedMigrationTags } from "../db/sqlite/migrate";
+import { inspectSqliteFile } from "../db/sqlite/files";
 
 /** What `desk doctor` found in the database: it could not be opened, or its check and its migrations. */
 export type DatabaseInspection =
@@ -20,21 +19,7 @@ export interface DoctorStatements {
 }
 
 const sqlite: DoctorStatements = {
-  async inspect(location) {
-    let db: Database;
-    try {
-      db = new Database(location, { readonly: true });
-    } catch (error) {
-      return { opened: false, error: String(error) };
-    }
-    try {
-      const integrity = db.query<{ quick_check: string }, []>("PRAGMA quick_check").all();
-      const problems = integrity.map((r) => r.quick_check).filter((r) => r !== "ok");
-      return { opened: true, problems, applied: appliedMigrationTags(db) };
-    } finally {
-      db.close();
-    }
-  },
+  inspect: async (location) => inspectSqliteFile(location),
 };
 
 /** The doctor's statements of an engine (SQLite's until the PostgreSQL twin joins). */

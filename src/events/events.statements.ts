@@ -1,4 +1,4 @@
-import type { Statement } from "bun:sqlite";
+import type { SqliteStatement as Statement } from "../db/sqlite/connection";
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
 import { sqliteOf } from "../db/sqlite/prepared";

@@ -11,3 +11,6 @@ export type SqliteDb<R> = BunSQLiteDatabase<Record<string, never>> & {
   /** A read-only connection of the read pool (src/db/read-pool.ts): it writes nothing, not even the search staging flush. */
   $reader?: true;
 };
+
+/** A statement prepared on the connection, for the SQLite side of a statements file that keeps one in a variable. */
+export type { Statement as SqliteStatement } from "bun:sqlite";
