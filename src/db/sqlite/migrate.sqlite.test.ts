@@ -92,7 +92,7 @@ test("desk serve refuses to start on a newer database, with a clear message and 
   db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   db.close();
   const before = sha(path);
-  const run = Bun.spawn(["bun", join(import.meta.dir, "..", "main.ts"), "serve"], {
+  const run = Bun.spawn(["bun", join(import.meta.dir, "..", "..", "main.ts"), "serve"], {
     env: {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       DESK_DATA_DIR: dir,
