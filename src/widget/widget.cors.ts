@@ -7,7 +7,9 @@ import { originAllowed, widgetSettingsOf } from "./widget.settings";
 
 const ALLOW_ORIGIN = "access-control-allow-origin";
 
-type Set = { headers: Record<string, string | number> };
+/** The part of an Elysia context a CORS decision writes. */
+export type CorsSet = { headers: Record<string, string | number> };
+type Set = CorsSet;
 
 /**
  * A widget answer may be read by the calling page only when the workspace lists the page's site (or

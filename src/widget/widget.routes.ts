@@ -16,7 +16,7 @@ import {
 } from "./widget.schemas";
 import { latestVisitOf, presentWidgetConfig, sessionAnswer, startVisitorSession, widgetOfKey } from "./widget.sessions";
 import { getWidgetSettings, originAllowed, updateWidgetSettings } from "./widget.settings";
-import { allowOrigin, corsOnArrival, settingsOfKey } from "./widget.cors";
+import { allowOrigin, type CorsSet, corsOnArrival, settingsOfKey } from "./widget.cors";
 import { widgetVisitorRoutes } from "./widget.visitor.routes";
 
 /** Articles a widget search shows, and searches per client address (a search ranks matches; pages are cheap). */
@@ -172,38 +172,39 @@ function widgetStaffRoutes(deps: Deps) {
 
 export function widgetRoutes(deps: Deps) {
   const corsOf = corsOnArrival(deps);
-  return (
-    new Elysia({ prefix: "/widget", tags: ["widget"] })
-      // Pages on other sites call these routes: every answer (errors included) names the page's origin
-      // when the workspace is known and lists its site (src/widget/widget.cors.ts).
-      .onRequest(async ({ request, set }) => {
-        const origin = request.headers.get("origin");
-        if (!origin) return;
-        const url = new URL(request.url);
-        if (!crossSite(url.pathname)) return;
-        await corsOf(request, url, set);
-        set.headers.vary = "Origin";
-        set.headers["access-control-expose-headers"] =
-          "Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset";
-      })
-      .options(
-        "/*",
-        ({ set, request }) => {
-          if (!crossSite(new URL(request.url).pathname)) {
-            set.status = 404;
-            return null;
-          }
-          set.headers["access-control-allow-methods"] = "GET, POST";
-          set.headers["access-control-allow-headers"] = "Authorization, Content-Type, Idempotency-Key";
-          set.headers["access-control-max-age"] = "600";
-          set.status = 204;
+  // Pages on other sites call these routes: every answer (errors included) names the page's origin
+  // when the workspace is known and lists its site (src/widget/widget.cors.ts), except a body that is
+  // not JSON at all (the widget never sends one), refused before this hook. Decided by a transform
+  // hook local to the widget's routes, before their validation. Not onRequest: that hook runs for
+  // every request of the desk, and an awaiting one makes every request await it.
+  const arrive = async ({ request, set }: { request: Request; set: CorsSet }): Promise<void> => {
+    const origin = request.headers.get("origin");
+    if (!origin) return;
+    const url = new URL(request.url);
+    if (!crossSite(url.pathname)) return;
+    set.headers.vary = "Origin";
+    await corsOf(request, url, set);
+    set.headers["access-control-expose-headers"] = "Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset";
+  };
+  return new Elysia({ prefix: "/widget", tags: ["widget"] })
+    .onTransform(arrive)
+    .options(
+      "/*",
+      ({ set, request }) => {
+        if (!crossSite(new URL(request.url).pathname)) {
+          set.status = 404;
           return null;
-        },
-        { detail: { hide: true } },
-      )
-      .use(deps.guard)
-      .use(widgetPublicRoutes(deps))
-      .use(widgetVisitorRoutes(deps))
-      .use(widgetStaffRoutes(deps))
-  );
+        }
+        set.headers["access-control-allow-methods"] = "GET, POST";
+        set.headers["access-control-allow-headers"] = "Authorization, Content-Type, Idempotency-Key";
+        set.headers["access-control-max-age"] = "600";
+        set.status = 204;
+        return null;
+      },
+      { detail: { hide: true } },
+    )
+    .use(deps.guard)
+    .use(widgetPublicRoutes(deps))
+    .use(widgetVisitorRoutes(deps))
+    .use(widgetStaffRoutes(deps));
 }
