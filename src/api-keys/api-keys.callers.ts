@@ -3,5 +3,7 @@ import type { ApiKeyCaller } from "../identity/identity.public";
 import { apiKeyStatements } from "./api-keys.statements";
 
 /** The key `keyId` with its workspace, deleted workspaces too (the credential was already checked). */
-export const apiKeyCaller = (db: Queryable, keyId: string): Promise<ApiKeyCaller | undefined> =>
-  apiKeyStatements(db).caller(keyId);
+export const apiKeyCaller = (
+  db: Queryable,
+  keyId: string,
+): (ApiKeyCaller | undefined) | Promise<ApiKeyCaller | undefined> => apiKeyStatements(db).caller(keyId);

@@ -18,7 +18,7 @@ export interface ApiKeyStatements {
   /** The scopes (JSON text) of a key still usable at `now` in the workspace, or null. */
   liveKeyScopes(id: string, workspaceId: string, now: string): Promise<string | null>;
   /** The key with its workspace, deleted workspaces too (the credential was already checked). */
-  caller(keyId: string): Promise<ApiKeyCaller | undefined>;
+  caller(keyId: string): (ApiKeyCaller | undefined) | Promise<ApiKeyCaller | undefined>;
 }
 
 type CallerRow = { id: string; name: string; createdBy: string | null; w_id: string; w_name: string; w_slug: string };
@@ -44,7 +44,7 @@ export const apiKeyStatements = dialectStatements<ApiKeyStatements>({
         touchKey.run(at, id);
       },
       liveKeyScopes: async (id, workspaceId, now) => liveKeyScopes.get(id, workspaceId, now)?.scopes ?? null,
-      caller: async (keyId) => {
+      caller: (keyId) => {
         const row = caller.get(keyId);
         return row
           ? {

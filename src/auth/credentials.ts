@@ -174,7 +174,9 @@ async function credentialOf(deps: ResolverDeps, state: ResolverState, request: R
   if (bearer.startsWith(API_KEY_PREFIX)) return apiKeyCredential(deps, state, bearer, now);
   const claims = await deps.tokens.verify<{ sub: string; sid: string }>(bearer, "access");
   if (!claims?.sub || !claims.sid) throw unauthorized();
-  const session = await state.sessionById(claims.sid);
+  // Answered at once on SQLite (every signed-in request asks); another engine's Promise is awaited.
+  const found = state.sessionById(claims.sid);
+  const session = found instanceof Promise ? await found : found;
   if (!session || session.user_id !== claims.sub || session.revoked_at || session.expires_at <= now.toISOString()) {
     throw unauthorized("The session has ended; sign in again.");
   }

@@ -8,7 +8,7 @@ export type Membership = { id: string; name: string; slug: string; role: Role };
  * The workspaces a person belongs to, oldest membership first. Prepared once per database:
  * GET /v1/me runs it on every page load.
  */
-export const membershipsOf = (db: Db, userId: string): Promise<Membership[]> =>
+export const membershipsOf = (db: Db, userId: string): Membership[] | Promise<Membership[]> =>
   workspaceStatements(db).memberships(userId);
 
 /**

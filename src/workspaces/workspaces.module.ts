@@ -26,7 +26,7 @@ export const workspacesModule = defineModule({
   provides: [
     provide(membershipLookups, (db) => ({
       memberRole: memberRoleLookup(db),
-      workspacesOf: async (userId) => await membershipsOf(db, userId),
+      workspacesOf: (userId) => membershipsOf(db, userId),
       ssoOnlyWorkspaces: ssoOnlyWorkspacesLookup(db),
     })),
     provide(storedSeqs, storedSeqsLookup),

@@ -17,7 +17,7 @@ import type { Membership } from "./workspaces.memberships";
  */
 export interface WorkspaceStatements {
   /** The workspaces a person belongs to (live ones), oldest membership first. */
-  memberships(userId: string): Promise<Membership[]>;
+  memberships(userId: string): Membership[] | Promise<Membership[]>;
   /** A person's role in a workspace not deleted, or null when they are no member. */
   memberRole(workspaceId: string, userId: string): Role | null | Promise<Role | null>;
   /** Names of the live workspaces with `settings.sso_only` on where the person is a member but not the owner, by name. */
@@ -63,7 +63,7 @@ export const workspaceStatements = dialectStatements<WorkspaceStatements>({
           .get(table)?.sql ?? "",
       );
     return {
-      memberships: async (userId) => memberships.all(userId),
+      memberships: (userId) => memberships.all(userId),
       memberRole: (workspaceId, userId) => memberRole.get(workspaceId, userId)?.role ?? null,
       ssoOnlyWorkspaces: (userId) => ssoOnly.all(userId).map((r) => r.name),
       storedSeqs: async (live) => (live ? liveSeqs : allSeqs).all(),
