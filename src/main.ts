@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 import { loadConfig } from "./config/config";
 import { join } from "node:path";
-import { closeDatabase, migrateDatabase, openDatabase } from "./db/database";
+import { closeDatabase, migrateDatabase, openDatabase } from "./db/engine";
 import { createRuntime } from "./db/runtime";
 import { embeddedWebAssets } from "./http/embedded";
 import { ensureWebBuild } from "./http/web-build";

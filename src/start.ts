@@ -5,7 +5,7 @@ import { listenerBaseUrl, type Config } from "./config/config";
 import { buildDeps, httpDepsOf } from "./compose";
 import type { Deps } from "./deps";
 import { startCheckpointer } from "./db/sqlite/checkpointer";
-import { closeDatabase } from "./db/database";
+import { closeDatabase } from "./db/engine";
 import { commitPending } from "./db/tx";
 import { recoverIdempotencyKeys } from "./http/idempotency";
 import { createHttpHandler, edgeErrorHandler, MAX_BODY_BYTES, type HttpHandler, type HttpOptions } from "./http/server";

@@ -1,15 +1,7 @@
 import type { Db } from "../db/database";
 import { type ApiKeyStatements, apiKeyStatements } from "./api-keys.statements";
 
-/** An API key as the credential resolver and the realtime gateway need it. */
-export type ApiKeyRecord = {
-  id: string;
-  workspace_id: string;
-  scopes: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-  created_by: string | null;
-};
+export type { ApiKeyRecord } from "./api-keys.statements";
 
 /**
  * The API key lookups machinery asks for (src/auth/credentials.ts on every request, the realtime

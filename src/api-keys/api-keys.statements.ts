@@ -3,7 +3,16 @@ import { dialectStatements } from "../db/dialect";
 import { sqliteOf } from "../db/sqlite/prepared";
 import type { ApiKeyCaller } from "../identity/identity.public";
 import { liveWorkspaceJoinSql, workspaceJoinSql } from "../workspaces/workspaces.public";
-import type { ApiKeyRecord } from "./api-keys.public";
+
+/** An API key as the credential resolver and the realtime gateway need it. */
+export type ApiKeyRecord = {
+  id: string;
+  workspace_id: string;
+  scopes: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_by: string | null;
+};
 
 /**
  * The key reads of every API-key request (the credential resolver, the realtime gateway, GET

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { createRuntime } from "./runtime";
-import { openDatabase } from "./database";
+import { openDatabase } from "./engine";
 import { deskState } from "./desk-state";
 
 test("each desk's runtime holds its own state, made once on first use", () => {

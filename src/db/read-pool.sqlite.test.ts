@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../lib/logger";
 import { createRuntime } from "./runtime";
-import { openDatabase } from "./database";
+import { openDatabase } from "./engine";
 import { createReadPool } from "./read-pool";
 import { transact } from "./tx";
 import { countRead, sumRead, writeRead } from "../../test/kit/read-pool";

@@ -1,9 +1,12 @@
-import type { Db, Queryable, Tx } from "./database";
-import { createTxRuntime } from "./tx";
+/**
+ * The state one desk shares, in types generic over the database and transaction handles (`D`, `T`):
+ * src/db/database.ts (and database.pg.ts) name them with their engine's handles, so this file
+ * imports none.
+ */
 
-export type Frame = {
-  db: Db;
-  tx: Tx;
+export type Frame<D, T> = {
+  db: D;
+  tx: T;
   afterCommit: Array<() => void>;
   /** Open: its body runs (or awaits the store); false once it ended or the watchdog rolled it back. */
   pending: boolean;
@@ -26,11 +29,11 @@ export type Batch = {
  * The transaction state of one database (src/db/tx.ts), reached from the database and every
  * transaction handle. Declared beside `Db` because each holds the other.
  */
-export type TxRuntime = {
+export type TxRuntime<D, T> = {
   /** The open batch (the turn's SQLite transaction), if any. */
   batch: Batch | null;
   /** The change open now, if any (a nested transact joins it): at most one at a time. */
-  frames: Frame[];
+  frames: Frame<D, T>[];
   /** A change holds the connection (its body runs or awaits the store). */
   locked: boolean;
   /** Bodies waiting for the open change to end, first come first served. */
@@ -49,13 +52,20 @@ type DeskStates = { [slot: symbol]: unknown };
  * the transaction state, it holds only `deskState` slots: the event hooks, the runner link, the
  * access listeners and the features' own state are each declared by their owner.
  */
-export type Runtime = TxRuntime & { states: DeskStates };
+export type DeskRuntime<D, T> = TxRuntime<D, T> & { states: DeskStates };
 
 /**
  * A fresh runtime for one desk: built once at start and given to `openDatabase`, which carries it
  * as `db.$runtime`. Each desk, CLI command and test database gets its own.
  */
-export const createRuntime = (): Runtime => ({ ...createTxRuntime(), states: {} });
+export const createRuntime = <D, T>(): DeskRuntime<D, T> => ({
+  batch: null,
+  frames: [],
+  beforeCommit: [],
+  locked: false,
+  waiting: [],
+  states: {},
+});
 
 /** Whether `db` is a read pool connection (a transaction handle never is). */
-export const isReader = (db: Queryable): boolean => "$reader" in db && db.$reader === true;
+export const isReader = (db: object): boolean => "$reader" in db && db.$reader === true;

@@ -4,7 +4,8 @@ import { sql } from "drizzle-orm";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabase, type Db } from "./database";
+import type { Db } from "./database";
+import { openDatabase } from "./engine";
 import { createRuntime } from "./runtime";
 import {
   afterCommit,

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Db, Queryable, Tx } from "./database";
-import type { Batch, Frame, TxRuntime } from "./runtime";
+import type { Db, Frame, Queryable, Tx, TxRuntime } from "./database";
+import type { Batch } from "./runtime";
 import { preparedFor, sqliteOf } from "./sqlite/prepared";
 import { noteStorageFailure, noteStorageWrite } from "./storage";
 
@@ -16,14 +16,6 @@ import { noteStorageFailure, noteStorageWrite } from "./storage";
  * runner) run after the batch's COMMIT, and if the COMMIT fails every waiter sees the error.
  */
 const MAX_SAVEPOINTS = 256;
-
-export const createTxRuntime = (): TxRuntime => ({
-  batch: null,
-  frames: [],
-  beforeCommit: [],
-  locked: false,
-  waiting: [],
-});
 
 /**
  * The change whose body is running, as seen from the code it awaits (AsyncLocalStorage follows

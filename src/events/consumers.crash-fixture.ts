@@ -7,7 +7,7 @@
  * database file the test names and migrates it on its own SQLite connection, and the test reopens
  * that file after the kill.
  */
-import { migrateDatabase, openDatabase } from "../db/database";
+import { migrateDatabase, openDatabase } from "../db/engine";
 import { createRuntime } from "../db/runtime";
 import { manualClock } from "../lib/clock";
 import { createLogger } from "../lib/logger";

@@ -4,8 +4,18 @@ import { dialectStatements, inListSql, listParam } from "../db/dialect";
 import { sqliteDrizzleOf, sqliteOf } from "../db/sqlite/prepared";
 import type { UserRow } from "./auth.present";
 import { usersTable } from "./identity.definition";
-import type { SessionCheck } from "./sessions";
-import type { UserRefRow } from "./users.refs";
+
+/** What the credential check reads of a session on every request. */
+export type SessionCheck = {
+  user_id: string;
+  revoked_at: string | null;
+  expires_at: string;
+  authenticated_at: string;
+  mfa_verified: number;
+};
+
+/** A person as a ref shows them. */
+export type UserRefRow = { id: string; name: string; email: string; avatarUrl: string | null };
 
 /** The columns of an API key's creator GET /v1/me answers with (`mfa_enabled` as stored, 0 or 1). */
 export type CreatorRow = {

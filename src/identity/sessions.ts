@@ -5,7 +5,7 @@ import type { Db, Queryable, Tx } from "../db/database";
 import { sha256Hex } from "../lib/crypto";
 import { newId, randomToken } from "../lib/ids";
 import { sessions } from "./identity.table";
-import { identityStatements } from "./identity.statements";
+import { identityStatements, type SessionCheck } from "./identity.statements";
 import type { TokenService } from "../auth/tokens";
 
 export type NewSession = {
@@ -122,15 +122,6 @@ export function issueAccessToken(
     amr: session.mfaVerified ? ["pwd", "otp"] : ["pwd"],
   });
 }
-
-/** What the credential check reads of a session on every request. */
-export type SessionCheck = {
-  user_id: string;
-  revoked_at: string | null;
-  expires_at: string;
-  authenticated_at: string;
-  mfa_verified: number;
-};
 
 /** The session an access token names, by a statement prepared once (the credential check runs it on every request). */
 export function sessionLookup(db: Db): (sessionId: string) => (SessionCheck | null) | Promise<SessionCheck | null> {

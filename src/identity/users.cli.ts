@@ -1,5 +1,5 @@
 import type { Config } from "../config/config";
-import { closeDatabase, migrateDatabase, openDatabase } from "../db/database";
+import { closeDatabase, migrateDatabase, openDatabase } from "../db/engine";
 import { createRuntime } from "../db/runtime";
 import { untilCommitted } from "../db/tx";
 import { systemClock } from "../lib/clock";

@@ -7,7 +7,7 @@
  * that file after the kill.
  */
 import { z } from "zod";
-import { migrateDatabase, openDatabase } from "../db/database";
+import { migrateDatabase, openDatabase } from "../db/engine";
 import { createRuntime } from "../db/runtime";
 import { transact } from "../db/tx";
 import { createLogger } from "../lib/logger";

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { and, inArray, lt } from "drizzle-orm";
-import { optimizeDatabase, type Db } from "../db/database";
+import type { Db } from "../db/database";
+import { optimizeDatabase } from "../db/engine";
 import type { Clock } from "../lib/clock";
 import { defineJob, type JobContext } from "./define";
 import { jobs } from "./jobs.table";

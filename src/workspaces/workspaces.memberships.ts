@@ -1,8 +1,6 @@
 import type { Role } from "../auth/context";
 import type { Db } from "../db/database";
-import { workspaceStatements } from "./workspaces.statements";
-
-export type Membership = { id: string; name: string; slug: string; role: Role };
+import { type Membership, workspaceStatements } from "./workspaces.statements";
 
 /**
  * The workspaces a person belongs to, oldest membership first. Prepared once per database:

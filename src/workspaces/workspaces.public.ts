@@ -13,7 +13,8 @@ export {
 } from "./workspaces.service";
 export { WorkspaceSchema } from "./workspaces.schemas";
 export { liveWorkspaceJoinSql, workspaceJoinSql } from "./workspaces.sql";
-export { memberRoleLookup, membershipsOf, ssoOnlyWorkspacesLookup, type Membership } from "./workspaces.memberships";
+export { memberRoleLookup, membershipsOf, ssoOnlyWorkspacesLookup } from "./workspaces.memberships";
+export type { Membership } from "./workspaces.statements";
 export { widgetWorkspaceOf, workspaceOfWidgetKey, type WidgetWorkspace } from "./workspaces.widget";
 
 /** Events others' consumers and hooks name (src/events/define.ts): their data is typed from these. */

@@ -4,7 +4,9 @@ import { dialectStatements } from "../db/dialect";
 import { sqliteOf } from "../db/sqlite/prepared";
 import { eventSeqsSql as S } from "../events/events.sql";
 import { membersSql as m } from "../members/members.public";
-import type { Membership } from "./workspaces.memberships";
+
+/** A workspace a person belongs to, with their role in it. */
+export type Membership = { id: string; name: string; slug: string; role: Role };
 
 /**
  * The workspaces' statements, prepared once per connection: the membership reads of every request

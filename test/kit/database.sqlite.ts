@@ -1,5 +1,6 @@
 import { migrations } from "../../migrations/index";
-import { type Db, openDatabase } from "../../src/db/database";
+import type { Db, Runtime } from "../../src/db/database";
+import { openDatabase } from "../../src/db/engine";
 import { migrate } from "../../src/db/sqlite/migrate";
 import { createRuntime } from "../../src/db/runtime";
 
@@ -7,7 +8,7 @@ import { createRuntime } from "../../src/db/runtime";
  * A database file with every migration applied, for tests of machinery that runs below a desk
  * (consumers, jobs, seqs). SQLite's own lineage: the PostgreSQL step gives these tests a twin opener.
  */
-export function openMigratedDatabase(path: string, runtime = createRuntime()): Db {
+export function openMigratedDatabase(path: string, runtime: Runtime = createRuntime()): Db {
   const db = openDatabase(path, runtime);
   migrate(db.$client, migrations);
   return db;

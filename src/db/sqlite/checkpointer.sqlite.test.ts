@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../../lib/logger";
 import { startCheckpointer } from "./checkpointer";
-import { openDatabase } from "../database";
+import { openDatabase } from "../engine";
 import { createRuntime } from "../runtime";
 
 describe("WAL checkpointer", () => {
