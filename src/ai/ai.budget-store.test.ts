@@ -2,7 +2,8 @@ import { afterAll, expect, test } from "bun:test";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { fakeAiEnv, startFakeAi } from "../../test/peers/fake-ai";
-import { createRateLimiter, type RateLimitStore, useRateLimitStore } from "../http/rate-limit";
+import { useRateLimitStore } from "../http/rate-limit";
+import { countingLimitStore } from "../../test/kit/counting-limits";
 import { manualClock } from "../lib/clock";
 
 const fake = await startFakeAi();
@@ -10,31 +11,10 @@ afterAll(() => fake.stop());
 const clock = manualClock(new Date("2026-11-20T10:00:00Z"));
 const desk = await startTestDesk({ clock, env: fakeAiEnv(fake) });
 
-/** Records every call the desk's limiters make; a budget named in `refused` answers "wait 7 seconds". */
-function countingStore(calls: string[], refused: Set<string>): RateLimitStore {
-  return {
-    limiter({ name, limit, windowMs }) {
-      const inner = createRateLimiter({ limit, windowMs, now: () => clock.now().getTime() });
-      const answer = <T>(method: string, key: string, run: () => Promise<T>, refusal?: T): Promise<T> => {
-        calls.push(`${name} ${method} ${key}`);
-        return refused.has(name) && refusal !== undefined ? Promise.resolve(refusal) : run();
-      };
-      return {
-        take: (key) => answer("take", key, () => inner.take(key), 7),
-        hit: (key) => answer("hit", key, () => inner.hit(key)),
-        retryAfter: (key) => answer("retryAfter", key, () => inner.retryAfter(key), 7),
-        reset: (key) => answer("reset", key, () => inner.reset(key)),
-        count: (key) => answer("count", key, () => inner.count(key)),
-        state: (key) => answer("state", key, () => inner.state(key)),
-      };
-    },
-  };
-}
-
 test("the AI request budget counts through the desk's chosen limiter store, which decides the 429", async () => {
   const calls: string[] = [];
   const refused = new Set<string>();
-  useRateLimitStore(desk.deps.db, countingStore(calls, refused));
+  useRateLimitStore(desk.deps.db, countingLimitStore(clock, calls, refused));
   fake.answer = () => ({ text: "Shorter." });
   const { workspace, owner } = await createWorkspaceWithOwner(desk);
   const rewrite = () =>

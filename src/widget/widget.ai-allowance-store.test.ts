@@ -2,32 +2,12 @@ import { expect, test } from "bun:test";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { aiQuietOn } from "../ai/ai.public";
-import { createRateLimiter, type RateLimitStore, useRateLimitStore } from "../http/rate-limit";
+import { useRateLimitStore } from "../http/rate-limit";
+import { countingLimitStore } from "../../test/kit/counting-limits";
 import { manualClock } from "../lib/clock";
 
 const clock = manualClock(new Date("2026-11-20T10:00:00Z"));
 const desk = await startTestDesk({ clock });
-
-/** Records every call the desk's limiters make; a budget named in `refused` answers "wait 7 seconds". */
-function countingStore(calls: string[], refused: Set<string>): RateLimitStore {
-  return {
-    limiter({ name, limit, windowMs }) {
-      const inner = createRateLimiter({ limit, windowMs, now: () => clock.now().getTime() });
-      const answer = <T>(method: string, key: string, run: () => Promise<T>, refusal?: T): Promise<T> => {
-        calls.push(`${name} ${method} ${key}`);
-        return refused.has(name) && refusal !== undefined ? Promise.resolve(refusal) : run();
-      };
-      return {
-        take: (key) => answer("take", key, () => inner.take(key), 7),
-        hit: (key) => answer("hit", key, () => inner.hit(key)),
-        retryAfter: (key) => answer("retryAfter", key, () => inner.retryAfter(key), 7),
-        reset: (key) => answer("reset", key, () => inner.reset(key)),
-        count: (key) => answer("count", key, () => inner.count(key)),
-        state: (key) => answer("state", key, () => inner.state(key)),
-      };
-    },
-  };
-}
 
 /** A visitor session over a real socket, so the client address counts. */
 async function visitorOf(key: string) {
@@ -44,7 +24,7 @@ async function visitorOf(key: string) {
 test("the widget's AI allowance counts through the desk's chosen limiter store, which decides when chats go to people", async () => {
   const calls: string[] = [];
   const refused = new Set<string>();
-  useRateLimitStore(desk.deps.db, countingStore(calls, refused));
+  useRateLimitStore(desk.deps.db, countingLimitStore(clock, calls, refused));
   const { workspace } = await createWorkspaceWithOwner(desk);
   const visitor = await visitorOf(workspace.widgetKey);
   const start = async () => {
