@@ -11,9 +11,9 @@ export type Db = SqliteDb<Runtime>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** What a read can run on: the database or an open transaction. */
 export type Queryable = Db | Tx;
-/** The state one desk shares (src/db/runtime.ts), reached as `db.$runtime`. */
 // Interfaces, not aliases: `Db` holds the runtime and the runtime holds `Db`, a cycle only a lazily
 // resolved interface can close.
+/** The state one desk shares (src/db/runtime.ts), reached as `db.$runtime`. */
 export interface Runtime extends DeskRuntime<Db, Tx> {}
 /** One change in progress (src/db/tx.ts). */
 export interface Frame extends FrameOf<Db, Tx> {}

@@ -3,7 +3,6 @@
  * src/db/database.ts (and database.pg.ts) name them with their engine's handles, so this file
  * imports none.
  */
-
 export type Frame<D, T> = {
   db: D;
   tx: T;
