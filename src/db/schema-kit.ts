@@ -336,8 +336,20 @@ function sqliteColumn(c: AnyKitColumn): SQLiteColumnBuilderBase {
             : c.kind === "real"
               ? sqliteReal(c.name)
               : sqliteBlob(c.name, { mode: "buffer" });
-  const b: Modifiers<SQLiteColumn> = base;
-  // Same call order as the hand-written tables: notNull, default, primaryKey, references.
+  applyState(base, s, "sqlite", isSqliteColumn);
+  return base;
+}
+
+/**
+ * The column's flags on a dialect's builder, in the hand-written tables' call order (notNull,
+ * default, primaryKey, references, generated); a reference resolves to the same dialect's column.
+ */
+function applyState<Col>(
+  b: Modifiers<Col>,
+  s: ColState,
+  dialect: "sqlite" | "pg",
+  isColumn: (v: unknown) => v is Col,
+): void {
   if (s.notNull && !s.primaryKey) b.notNull();
   if (s.hasDefault) b.default(s.defaultValue);
   if (s.primaryKey) b.primaryKey();
@@ -345,12 +357,13 @@ function sqliteColumn(c: AnyKitColumn): SQLiteColumnBuilderBase {
   if (ref) {
     const target = () => {
       const [table, key] = ref.target();
-      return need(Reflect.get(table.sqlite, key), isSqliteColumn, `${table.name}.${key} is not a column`);
+      return need(Reflect.get(table[dialect], key), isColumn, `${table.name}.${key} is not a column`);
     };
     b.references(target, ref.onDelete ? { onDelete: ref.onDelete } : undefined);
   }
-  if (s.generated) b.generatedAlwaysAs(sqlFor(s.generated.as, "sqlite"), { mode: s.generated.mode });
-  return base;
+  // PostgreSQL 15 has stored generated columns only; SQLite keeps the declared mode.
+  if (s.generated)
+    b.generatedAlwaysAs(sqlFor(s.generated.as, dialect), dialect === "sqlite" ? { mode: s.generated.mode } : undefined);
 }
 
 function pgColumn(c: AnyKitColumn): PgColumnBuilderBase {
@@ -369,19 +382,7 @@ function pgColumn(c: AnyKitColumn): PgColumnBuilderBase {
               : c.kind === "real"
                 ? pgDouble(c.name)
                 : bytea(c.name);
-  const b: Modifiers<PgColumn> = base;
-  if (s.notNull && !s.primaryKey) b.notNull();
-  if (s.hasDefault) b.default(s.defaultValue);
-  if (s.primaryKey) b.primaryKey();
-  const ref = s.references;
-  if (ref) {
-    const target = () => {
-      const [table, key] = ref.target();
-      return need(Reflect.get(table.pg, key), isPgColumn, `${table.name}.${key} is not a column`);
-    };
-    b.references(target, ref.onDelete ? { onDelete: ref.onDelete } : undefined);
-  }
-  if (s.generated) b.generatedAlwaysAs(sqlFor(s.generated.as, "pg"));
+  applyState(base, s, "pg", isPgColumn);
   return base;
 }
 
