@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { freePort } from "../../test/peers/dovecot";
 import { startSmtpSink } from "../../test/peers/smtp-sink";
 import { startTestDesk } from "../../test/harness";
-import { type DoctorProbes, diagnose, formatFindings, realProbes } from "./doctor";
+import { diagnose, formatFindings } from "./doctor";
+import { doctorEnv, doctorProbes, findingsOf } from "../../test/kit/doctor";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -19,25 +20,6 @@ const freshDir = () => {
 const sink = await startSmtpSink();
 afterAll(() => sink.stop());
 
-/** The real probes, but DNS answers from a table: this machine has no resolver for public names. */
-const probes = (mx: Record<string, string[]>): DoctorProbes => ({
-  ...realProbes,
-  mx: async (domain) => {
-    const hosts = mx[domain];
-    if (!hosts) throw new Error(`queryMx ENOTFOUND ${domain}`);
-    return hosts;
-  },
-});
-
-const env = (dataDir: string, extra: Record<string, string> = {}) => ({
-  DESK_DATA_DIR: dataDir,
-  DESK_HOST: "127.0.0.1",
-  DESK_SECRET: "doctor-test-secret-long-enough-0123456789",
-  ...extra,
-});
-const find = (findings: Awaited<ReturnType<typeof diagnose>>, check: string) =>
-  findings.filter((f) => f.check === check);
-
 describe("desk doctor", () => {
   test("a data dir others can read fails with the chmod that fixes it, before loading the config tightens it", async () => {
     const dir = join(freshDir(), "data");
@@ -45,8 +27,8 @@ describe("desk doctor", () => {
     chmodSync(dir, 0o755);
     writeFileSync(join(dir, "secret.key"), "x\n", { mode: 0o644 });
     chmodSync(join(dir, "secret.key"), 0o644);
-    const findings = await diagnose(env(dir, { DESK_PORT: String(await freePort()) }), probes({}));
-    const perms = find(findings, "data dir permissions");
+    const findings = await diagnose(doctorEnv(dir, { DESK_PORT: String(await freePort()) }), doctorProbes({}));
+    const perms = findingsOf(findings, "data dir permissions");
     expect(perms.map((f) => f.verdict)).toEqual(["fail", "fail"]);
     expect(perms[0]!.fix).toBe(`chmod 700 ${dir}`);
     expect(perms[1]!.detail).toContain("secret.key (0644)");
@@ -57,47 +39,53 @@ describe("desk doctor", () => {
     const dir = join(freshDir(), "data");
     const port = await freePort();
     const good = await diagnose(
-      env(dir, {
+      doctorEnv(dir, {
         DESK_PORT: String(port),
         DESK_INBOUND_DOMAIN: "support.example.com",
         DESK_SMTP_URL: `smtp://127.0.0.1:${sink.port}`,
       }),
-      probes({ "support.example.com": ["mx1.example.com"] }),
+      doctorProbes({ "support.example.com": ["mx1.example.com"] }),
     );
     expect(good.filter((f) => f.verdict === "fail")).toEqual([]);
-    expect(find(good, "system mail relay")[0]!.verdict).toBe("ok");
-    expect(find(good, "inbound mail (MX)")[0]!.detail).toContain("mx1.example.com");
-    expect(find(good, "HTTP")[0]!.detail).toContain("is free");
+    expect(findingsOf(good, "system mail relay")[0]!.verdict).toBe("ok");
+    expect(findingsOf(good, "inbound mail (MX)")[0]!.detail).toContain("mx1.example.com");
+    expect(findingsOf(good, "HTTP")[0]!.detail).toContain("is free");
 
     const dead = await freePort();
     const bad = await diagnose(
-      env(dir, {
+      doctorEnv(dir, {
         DESK_PORT: String(port),
         DESK_INBOUND_DOMAIN: "nomx.example.com",
         DESK_SMTP_URL: `smtp://user:hunter2@127.0.0.1:${dead}`,
       }),
-      probes({}),
+      doctorProbes({}),
     );
-    const relay = find(bad, "system mail relay")[0]!;
+    const relay = findingsOf(bad, "system mail relay")[0]!;
     expect(relay.verdict).toBe("fail");
     expect(relay.detail).not.toContain("hunter2");
     expect(relay.fix).toContain("DESK_SMTP_URL");
-    const mx = find(bad, "inbound mail (MX)")[0]!;
+    const mx = findingsOf(bad, "inbound mail (MX)")[0]!;
     expect(mx.verdict).toBe("fail");
     expect(mx.fix).toContain("add an MX record: nomx.example.com");
   });
 
   test("a running Desk passes the HTTP check; another server on its port fails", async () => {
     const desk = await startTestDesk();
-    const running = await diagnose(env(desk.dataDir, { DESK_PORT: new URL(desk.url).port }), probes({}));
-    expect(find(running, "HTTP")[0]).toMatchObject({ verdict: "ok", detail: expect.stringContaining("Desk answers") });
-    expect(find(running, "database integrity")[0]!.verdict).toBe("ok");
-    expect(find(running, "database version")[0]).toMatchObject({ verdict: "ok", detail: "up to date" });
+    const running = await diagnose(doctorEnv(desk.dataDir, { DESK_PORT: new URL(desk.url).port }), doctorProbes({}));
+    expect(findingsOf(running, "HTTP")[0]).toMatchObject({
+      verdict: "ok",
+      detail: expect.stringContaining("Desk answers"),
+    });
+    expect(findingsOf(running, "database integrity")[0]!.verdict).toBe("ok");
+    expect(findingsOf(running, "database version")[0]).toMatchObject({ verdict: "ok", detail: "up to date" });
 
     const other = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("nope", { status: 404 }) });
     try {
-      const taken = await diagnose(env(join(freshDir(), "data"), { DESK_PORT: String(other.port) }), probes({}));
-      expect(find(taken, "HTTP")[0]!.verdict).toBe("fail");
+      const taken = await diagnose(
+        doctorEnv(join(freshDir(), "data"), { DESK_PORT: String(other.port) }),
+        doctorProbes({}),
+      );
+      expect(findingsOf(taken, "HTTP")[0]!.verdict).toBe("fail");
     } finally {
       other.stop(true);
     }
