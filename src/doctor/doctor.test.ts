@@ -96,7 +96,10 @@ describe("desk doctor", () => {
     mkdirSync(dir);
     chmodSync(dir, 0o777);
     const run = Bun.spawnSync(["bun", join(import.meta.dir, "..", "main.ts"), "doctor"], {
-      env: { ...process.env, ...env(dir, { DESK_PORT: String(await freePort()), DESK_INBOUND_DOMAIN: "localhost" }) },
+      env: {
+        ...process.env,
+        ...doctorEnv(dir, { DESK_PORT: String(await freePort()), DESK_INBOUND_DOMAIN: "localhost" }),
+      },
     });
     const out = run.stdout.toString();
     expect(run.exitCode).toBe(1);
