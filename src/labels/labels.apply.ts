@@ -25,8 +25,8 @@ import {
   type LabelFacts,
 } from "./labels.statements";
 import { recordTags, tagGroups, tags } from "./labels.table";
-import { jsonList } from "../db/sqlite/prepared";
 import { deskClock } from "../db/desk-clock";
+import { listParam } from "../db/dialect";
 import { dbOf } from "../db/tx";
 
 export type { TagRef } from "./labels.present";
@@ -147,7 +147,7 @@ export async function applyLabelWrite(
   const wantedKeys = [...new Set(named.map((n) => n.key))];
   const known = new Map<string, LabelFacts>();
   if (wantedKeys.length)
-    for (const row of await labelFactsByKeys(tx, ctx.workspaceId, jsonList(wantedKeys))) known.set(row.nameKey, row);
+    for (const row of await labelFactsByKeys(tx, ctx.workspaceId, wantedKeys)) known.set(row.nameKey, row);
   const missing = named.filter((n, i) => !known.has(n.key) && named.findIndex((m) => m.key === n.key) === i);
   for (const n of named) {
     const label = known.get(n.key);
@@ -230,7 +230,7 @@ export async function labelsOf(db: Queryable, kind: LabelKind, recordIds: string
   const rows =
     out.size === 1
       ? statements.refsOfOne.all(kind, recordIds[0]!)
-      : statements.refsOfMany.all(kind, jsonList([...out.keys()]));
+      : statements.refsOfMany.all(kind, listParam([...out.keys()]));
   for (const row of rows) out.get(row.recordId)!.push(presentTagRef(row));
   return out;
 }

@@ -1,6 +1,6 @@
 import { sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Queryable } from "../db/database";
-import { dialectStatements, inListSql } from "../db/dialect";
+import { dialectStatements, inListSql, listParam } from "../db/dialect";
 import { preparedFor } from "../db/sqlite/prepared";
 
 /** A label with what record writes need: its group's exclusivity and its place in the label list. */
@@ -62,8 +62,11 @@ const facts = (raw: RawFacts): LabelFacts => ({
 export const labelStatements = (db: Queryable) => statements(db);
 export const currentLabelFacts = async (db: Queryable, kind: string, recordId: string): Promise<LabelFacts[]> =>
   statements(db).current.all(kind, recordId).map(facts);
-export const labelFactsByKeys = async (db: Queryable, workspaceId: string, keysJson: string): Promise<LabelFacts[]> =>
-  statements(db).byKeys.all(workspaceId, keysJson).map(facts);
+export const labelFactsByKeys = async (
+  db: Queryable,
+  workspaceId: string,
+  keys: readonly string[],
+): Promise<LabelFacts[]> => statements(db).byKeys.all(workspaceId, listParam(keys)).map(facts);
 
 /** SQLite's BINARY text order (UTF-8 bytes, which is code point order), for sorting like the SQL above. */
 function compareCodePoints(a: string, b: string): number {

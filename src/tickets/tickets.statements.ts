@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { dialectStatements, inListSql, listParam } from "../db/dialect";
-import { jsonList, preparedFor } from "../db/sqlite/prepared";
+import { preparedFor } from "../db/sqlite/prepared";
 import { tickets, type ActivityRow, type TicketRow } from "./tickets.table";
 
 /**
@@ -244,14 +244,14 @@ const sqliteTicketCounts = (db: Queryable): TicketCountStatements => {
   const s = countStatements(db);
   return {
     openTicketsOfAssignees: async (workspaceId, userIds) => {
-      const rows = s.openOfAssignees.all(workspaceId, jsonList(userIds));
+      const rows = s.openOfAssignees.all(workspaceId, listParam(userIds));
       return new Map(rows.map((r) => [r.assignee_id, r.n]));
     },
     // One contact (a contact's page) has a statement of its own: an equality the planner needs not re-plan.
     liveTicketsOfContacts: async (workspaceId, contactIds) =>
       contactIds.length === 1
         ? s.ofContact.all(workspaceId, contactIds[0]!)
-        : s.ofContacts.all(workspaceId, jsonList(contactIds)),
+        : s.ofContacts.all(workspaceId, listParam(contactIds)),
   };
 };
 

@@ -38,9 +38,6 @@ export function preparedFor<T>(build: (sqlite: Database, db: Queryable) => T): (
   };
 }
 
-/** A list parameter for `IN (SELECT value FROM json_each(?))`: one statement for any number of ids. */
-export const jsonList = (values: readonly string[]): string => JSON.stringify(values);
-
 /**
  * The drizzle client under a database or transaction handle, typed for SQLite: for the SQLite side
  * of dialect statements that keep drizzle's SQLite-only API (a `.prepare()`d select with its row
