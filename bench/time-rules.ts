@@ -30,7 +30,7 @@ const config = loadConfig({
   DESK_SECRET: "bench-secret-that-is-long-enough-0123456789",
   DESK_LOG_LEVEL: "warn",
 });
-const deps = buildDeps(config);
+const deps = await buildDeps(config);
 const sqlite = deps.db.$client;
 sqlite.exec("PRAGMA synchronous = OFF");
 const started = performance.now();

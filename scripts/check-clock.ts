@@ -29,6 +29,7 @@ const MAY_NAME_SYSTEM_CLOCK = new Set([
   // and the migration stamps of a database migrated with no desk around it (CLI commands, tests).
   "src/db/desk-clock.ts",
   "src/db/sqlite/migrate.ts",
+  "src/db/postgres/migrate.ts",
 ]);
 const isCliEntry = (rel: string) => rel.endsWith(".cli.ts");
 

@@ -78,12 +78,15 @@ for (const sourceFile of program.getSourceFiles()) {
 }
 
 const SQLITE_ITSELF = /from "bun:sqlite"|\.\$client\b|\bpreparedFor\(|\bsqliteOf\(/;
-// The connection itself (bun:sqlite, `$client`) only in the embedded engine's folder, src/db/sqlite/.
+// The connection itself (bun:sqlite, `$client`) only in the embedded engine's folder, src/db/sqlite/;
+// PostgreSQL's folder, src/db/postgres/, holds its own client (`$client`, Bun's SQL), never bun:sqlite.
 const SQLITE_CONNECTION = /from "bun:sqlite"|\.\$client\b/;
+const SQLITE_MODULE = /from "bun:sqlite"/;
 for (const sourceFile of program.getSourceFiles()) {
   const file = relative(root, sourceFile.fileName);
   if (!file.startsWith("src/") || file.startsWith("src/db/sqlite/") || /\.test\.ts$/.test(file)) continue;
-  if (SQLITE_CONNECTION.test(sourceFile.text))
+  const connection = file.startsWith("src/db/postgres/") ? SQLITE_MODULE : SQLITE_CONNECTION;
+  if (connection.test(sourceFile.text))
     problems.push(
       `${file}: reaches the SQLite connection outside src/db/sqlite/ (docs/DEVELOPING.md "The store seam")`,
     );

@@ -24,10 +24,10 @@ async function check(files: Record<string, string>): Promise<{ code: number; out
 // Two owners, one of them naming its table on the line after the call, and a local stand-in that
 // claims nothing (members keep such a key of workspaces for their foreign key).
 const TABLES = {
-  "src/tickets/tickets.table.ts": 'export const tickets = sqliteTable("tickets", { id: text("id") });',
+  "src/tickets/tickets.table.ts": 'export const tickets = deskTable("tickets", { id: text("id") });',
   "src/workspaces/workspaces.table.ts":
-    'export const workspaces = sqliteTable(\n  "workspaces",\n  { id: text("id") },\n);',
-  "src/members/members.table.ts": 'const workspaceKey = sqliteTable("workspaces", { id: text("id") });',
+    'export const workspaces = deskTable(\n  "workspaces",\n  { id: text("id") },\n);',
+  "src/members/members.table.ts": 'const workspaceKey = deskTable("workspaces", { id: text("id") });',
 };
 
 test("check:tables passes SQL naming its own tables, interpolated tables, tests and plain words", async () => {

@@ -2,7 +2,7 @@
  * `bun run check:tables`: only the folder that owns a table names it in raw SQL. Renaming a column
  * compiles and then fails at run time in every other folder's SQL string, so another folder asks
  * the owner for a read function or an SQL fragment (`reportableTicketsSql`) from its public file.
- * The owner of a table is the folder whose file exports `sqliteTable("name", …)`, or, for the tables
+ * The owner of a table is the folder whose file exports `deskTable("name", …)`, or, for the tables
  * only hand-written migrations create, the folder named in CREATED_IN_MIGRATIONS below. Raw SQL is a
  * string or template literal in src/ (tests and testkits left out) that is an SQL statement (a `sql`
  * template, an argument of `.query`/`.prepare`/`.run`/…, or a literal with an upper-case SQL
@@ -45,7 +45,7 @@ const sources = [...files(src)].map((path) => {
   return { rel, text, file: ts.createSourceFile(rel, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TSX) };
 });
 
-/** `export const x = sqliteTable("name", …)`: a table of the schema. An unexported one is a local stand-in (a key for a foreign key, a derived table's name), not a claim to own it. */
+/** `export const x = deskTable("name", …)`: a table of the schema. An unexported one is a local stand-in (a key for a foreign key, a derived table's name), not a claim to own it. */
 function exportedTables(file: ts.SourceFile): string[] {
   const names: string[] = [];
   for (const statement of file.statements) {
@@ -54,7 +54,7 @@ function exportedTables(file: ts.SourceFile): string[] {
     for (const declaration of statement.declarationList.declarations) {
       const init = declaration.initializer;
       if (!init || !ts.isCallExpression(init) || !ts.isIdentifier(init.expression)) continue;
-      if (init.expression.text !== "sqliteTable") continue;
+      if (init.expression.text !== "deskTable") continue;
       const name = init.arguments[0];
       if (name && ts.isStringLiteralLike(name)) names.push(name.text);
     }

@@ -1,5 +1,5 @@
 /**
- * Tables created only in migrations/custom/*.sql, so no `sqliteTable` names their owner. Each goes
+ * Tables created only in migrations/custom/*.sql, so no `deskTable` names their owner. Each goes
  * to the folder that reads and writes it apart from its triggers.
  */
 export const CREATED_IN_MIGRATIONS: Record<string, string> = {

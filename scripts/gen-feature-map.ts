@@ -1,7 +1,7 @@
 /**
  * `bun scripts/gen-feature-map.ts`: writes the feature map of docs/DEVELOPING.md (between its
  * `feature-map` markers) from what the registered modules declare: each module's folder, the tables
- * its folder owns (`sqliteTable("…")`, and those created in migrations/custom), its event types,
+ * its folder owns (`deskTable("…")`, and those created in migrations/custom), its event types,
  * jobs, consumers, the ports it declares and provides, and its pages. `src/feature-map.test.ts`
  * fails while the page is stale.
  */
@@ -35,7 +35,7 @@ function moduleFolders(): Map<string, string> {
   return folders;
 }
 
-/** Each folder's tables: Drizzle's `sqliteTable("name"` and the custom migrations' `CREATE … TABLE`. */
+/** Each folder's tables: Drizzle's `deskTable("name"` and the custom migrations' `CREATE … TABLE`. */
 function tablesByFolder(customOwners: Readonly<Record<string, string>>): Map<string, string[]> {
   const owned = new Map<string, string[]>();
   const add = (folder: string, table: string) => owned.set(folder, [...(owned.get(folder) ?? []), table]);
@@ -44,7 +44,7 @@ function tablesByFolder(customOwners: Readonly<Record<string, string>>): Map<str
     if (!folder) continue;
     // Exported tables only: an unexported stand-in (a foreign key's target) claims nothing.
     const text = readFileSync(path, "utf8");
-    for (const match of text.matchAll(/export const \w+ = sqliteTable\(\s*"([a-z_0-9]+)"/g)) add(folder, match[1]!);
+    for (const match of text.matchAll(/export const \w+ = deskTable\(\s*"([a-z_0-9]+)"/g)) add(folder, match[1]!);
   }
   for (const [table, folder] of Object.entries(customOwners)) add(folder, table);
   return owned;
@@ -118,7 +118,7 @@ if (import.meta.main) {
   const { buildDeps } = await import("../src/compose");
   const { modules } = await import("../src/registry");
   const dataDir = mkdtempSync(join(tmpdir(), "desk-feature-map-"));
-  const deps = buildDeps(loadConfig({ DESK_DATA_DIR: dataDir, DESK_LOG_LEVEL: "silent", DESK_JOBS: "off" }));
+  const deps = await buildDeps(loadConfig({ DESK_DATA_DIR: dataDir, DESK_LOG_LEVEL: "silent", DESK_JOBS: "off" }));
   const map = renderFeatureMap(modules, (m) => (m.pages?.(deps) ?? []).map((p) => p.path));
   deps.db.$client.close();
   rmSync(dataDir, { recursive: true, force: true });

@@ -32,7 +32,7 @@ const AGENTS = Number(args.agents);
 const BATCH = 20_000;
 
 const config = loadConfig({ ...process.env, DESK_LOG_LEVEL: "warn" });
-const deps = buildDeps(config);
+const deps = await buildDeps(config);
 const sqlite = deps.db.$client;
 sqlite.exec("PRAGMA synchronous = OFF");
 const started = performance.now();

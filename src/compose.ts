@@ -1,4 +1,4 @@
-import { migrations } from "../migrations/index";
+import { lineages } from "../migrations/lineages";
 import { join } from "node:path";
 import { createCredentialResolver } from "./auth/credentials";
 import { guardPlugin } from "./auth/guard";
@@ -55,16 +55,16 @@ function machineryLookups(db: Db, ports: Ports): MachineryLookups {
  * Builds the dependencies once: opens and migrates the database, then wires machinery to the
  * features' public lookups. `start.ts` (serve) and scripts call it; machinery never does.
  */
-export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
+export async function buildDeps(config: Config, overrides: BuildOptions = {}): Promise<Deps> {
   const modules = overrides.modules ?? registered;
   // First, so a module list missing a provider fails before anything is opened.
   const ports = bindPorts(
     modules.map((m) => ({ module: m.name, ports: m.ports })),
     modules.map((m) => ({ module: m.name, provides: m.provides })),
   );
-  const db = overrides.db ?? openDatabase(config.databasePath, createRuntime());
+  const db = overrides.db ?? openDatabase(config.databaseUrl ?? config.databasePath, createRuntime());
   const logger = overrides.logger ?? createLogger(config.logLevel);
-  const applied = migrateDatabase(db, migrations, {
+  const applied = await migrateDatabase(db, lineages, {
     snapshotDir: join(config.dataDir, "snapshots"),
     clock: overrides.clock,
   });
@@ -92,7 +92,8 @@ export function buildDeps(config: Config, overrides: BuildOptions = {}): Deps {
     reads: createReadPool({
       db,
       path: config.databasePath,
-      workers: config.reads.workers,
+      // On PostgreSQL a slow read takes a pooled connection, not the event loop: no worker threads.
+      workers: config.databaseUrl ? 0 : config.reads.workers,
       budgetMs: config.reads.budgetMs,
       spawn: () => new Worker(IN_EXECUTABLE ? "./src/read-worker.ts" : new URL("./read-worker.ts", import.meta.url)),
       logger: logger.child({ subsystem: "reads" }),

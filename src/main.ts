@@ -7,7 +7,7 @@ import { embeddedWebAssets } from "./http/embedded";
 import { ensureWebBuild } from "./http/web-build";
 import { createLogger } from "./lib/logger";
 import { startDesk } from "./start";
-import { migrations } from "../migrations/index";
+import { lineages } from "../migrations/lineages";
 import { runUserCommand, USER_USAGE } from "./identity/users.cli";
 import { IMPORT_USAGE, runImportCommand } from "./imports/imports.cli";
 import { buildDeps } from "./compose";
@@ -64,17 +64,17 @@ async function main(argv: string[]): Promise<number> {
   if (command === "serve" || command === "migrate") assertWritableDataDir(process.env.DESK_DATA_DIR ?? "./data");
   const config = loadConfig();
   if (command === "migrate") {
-    const db = openDatabase(config.databasePath, createRuntime());
-    const applied = migrateDatabase(db, migrations, { snapshotDir: join(config.dataDir, "snapshots") });
+    const db = openDatabase(config.databaseUrl ?? config.databasePath, createRuntime());
+    const applied = await migrateDatabase(db, lineages, { snapshotDir: join(config.dataDir, "snapshots") });
     console.log(applied.length ? `applied: ${applied.join(", ")}` : "database is up to date");
-    closeDatabase(db);
+    await closeDatabase(db);
     return 0;
   }
   if (command === "user") return runUserCommand(config, argv.slice(1));
   // Imported writes reach webhooks and search through the modules' in-transaction hooks, as the server's do.
   if (command === "import")
     return runImportCommand(argv.slice(1), async () => {
-      const deps = buildDeps(config);
+      const deps = await buildDeps(config);
       for (const module of modules) await module.inTransaction?.(deps);
       return { deps, close: () => closeDatabase(deps.db) };
     });

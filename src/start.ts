@@ -69,14 +69,17 @@ function listenOrRefuse<T>(config: Config, listen: () => T): T {
  */
 export async function startDesk(config: Config, options: StartOptions = {}): Promise<Desk> {
   const modules = options.modules ?? registered;
-  const deps = buildDeps(config, {
+  const deps = await buildDeps(config, {
     clock: options.clock,
     visitors: options.visitors,
     modules,
   });
-  const checkpointer = startCheckpointer(deps.db, config.databasePath, deps.logger.child({ subsystem: "db" }), {
-    onCheckpoint: recordCheckpoint,
-  });
+  // The WAL checkpointer and the file's size are the SQLite file's; PostgreSQL keeps its own.
+  const checkpointer = config.databaseUrl
+    ? null
+    : startCheckpointer(deps.db, config.databasePath, deps.logger.child({ subsystem: "db" }), {
+        onCheckpoint: recordCheckpoint,
+      });
   for (const module of modules) await module.inTransaction?.(deps);
   const recovered = await recoverIdempotencyKeys(deps.db);
   if (recovered > 0)
@@ -85,7 +88,11 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
       "dropped idempotency keys left running by an earlier process; their retries run again",
     );
   const gateway = await createRealtimeGateway(deps);
-  const metricSources = [jobsSource(deps.db, deps.clock), databaseSource(config.databasePath), gateway.metrics()];
+  const metricSources = [
+    jobsSource(deps.db, deps.clock),
+    ...(config.databaseUrl ? [] : [databaseSource(config.databasePath)]),
+    gateway.metrics(),
+  ];
   const handler = httpHandlerOf(deps, modules, options, gateway, metricSources);
   const server = serveHttp(config, deps, handler, gateway, options.onFirstRequest);
   const subsystems: Subsystem[] = [];
@@ -115,9 +122,9 @@ export async function startDesk(config: Config, options: StartOptions = {}): Pro
       // Pooled SMTP connections are the process's; another desk of this process opens them again.
       closeSmtpPools();
       commitPending(deps.db);
-      checkpointer.stop();
+      checkpointer?.stop();
       deps.reads.stop();
-      closeDatabase(deps.db);
+      await closeDatabase(deps.db);
     },
   };
 }

@@ -6,6 +6,7 @@ import { loadConfig, type Config } from "../src/config/config";
 import type { Clock } from "../src/lib/clock";
 import type { FeatureModule } from "../src/module";
 import { startDesk, type Desk, type StartOptions } from "../src/start";
+import { freshPostgresDatabase, onPostgres } from "./kit/postgres";
 
 export type TestDesk = Desk & {
   dataDir: string;
@@ -36,6 +37,7 @@ export async function startTestDesk(
   } = {},
 ): Promise<TestDesk> {
   const dataDir = mkdtempSync(join(tmpdir(), "desk-test-"));
+  const database = onPostgres ? await freshPostgresDatabase() : null;
   const config = loadConfig(
     {
       DESK_HOST: "127.0.0.1",
@@ -50,6 +52,7 @@ export async function startTestDesk(
       DESK_BACKUP_INTERVAL: "off",
       // Every answer is checked against its response schema, so contract drift fails the test.
       DESK_RESPONSE_CHECKS: "on",
+      ...(database ? { DESK_DATABASE_URL: database.url } : {}),
       ...options.env,
     },
     options.config,
@@ -80,6 +83,7 @@ export async function startTestDesk(
   if (!options.keepAlive) {
     afterAll(async () => {
       await desk.stop().catch(() => {});
+      await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     });
   }

@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { apiKeysTable } from "./api-keys.definition";
 
-/** The SQLite builds of api-keys.definition.ts: what every query, type and migration uses. */
-export const apiKeys = sqliteTable("api_keys", apiKeysTable);
+/** The builds of api-keys.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const apiKeys = deskTable("api_keys", apiKeysTable);

@@ -1,4 +1,4 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { assistantActionsTable, assistantSessionsTable } from "./assistant.definition";
 
 export {
@@ -10,9 +10,9 @@ export {
   type TurnJson,
 } from "./assistant.definition";
 
-/** The SQLite builds of assistant.definition.ts: what every query, type and migration uses. */
-export const assistantSessions = sqliteTable("assistant_sessions", assistantSessionsTable);
-export const assistantActions = sqliteTable("assistant_actions", assistantActionsTable);
+/** The builds of assistant.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const assistantSessions = deskTable("assistant_sessions", assistantSessionsTable);
+export const assistantActions = deskTable("assistant_actions", assistantActionsTable);
 
 export type AssistantSessionRow = typeof assistantSessions.$inferSelect;
 export type AssistantActionRow = typeof assistantActions.$inferSelect;

@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { auditLogsTable } from "./audit.definition";
 
-/** The SQLite builds of audit.definition.ts: what every query, type and migration uses. */
-export const auditLogs = sqliteTable("audit_logs", auditLogsTable);
+/** The builds of audit.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const auditLogs = deskTable("audit_logs", auditLogsTable);

@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { backupRunsTable } from "./backups.definition";
 
-/** The SQLite builds of backups.definition.ts: what every query, type and migration uses. */
-export const backupRuns = sqliteTable("backup_runs", backupRunsTable);
+/** The builds of backups.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const backupRuns = deskTable("backup_runs", backupRunsTable);

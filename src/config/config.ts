@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { z } from "zod";
+import { isPostgresUrl } from "./engine";
 
 const boolFlag = z
   .enum(["true", "false", "1", "0", ""])
@@ -136,6 +137,13 @@ export const envSchema = z.object({
   DESK_HOST: z.string().default("127.0.0.1").describe("HTTP listener address"),
   DESK_PORT: z.coerce.number().int().min(0).max(65535).default(8080).describe("HTTP listener port"),
   DESK_DATA_DIR: z.string().default("./data").describe("SQLite file, attachments, pictures, generated secrets"),
+  DESK_DATABASE_URL: z
+    .string()
+    .refine(isPostgresUrl, "a postgres:// URL")
+    .optional()
+    .describe(
+      "postgres://user:pass@host:port/db runs Desk on PostgreSQL 15+ (default: the SQLite file in DESK_DATA_DIR)",
+    ),
   DESK_BASE_URL: z
     .string()
     .url()
@@ -338,6 +346,8 @@ export type Config = {
   port: number;
   dataDir: string;
   databasePath: string;
+  /** DESK_DATABASE_URL: the PostgreSQL database this desk runs on; null: the SQLite file at `databasePath`. */
+  databaseUrl: string | null;
   baseUrl: string;
   /** No DESK_BASE_URL: `baseUrl` is the listener's address, completed with the bound port at start (DESK_PORT may be 0). */
   baseUrlFromListener: boolean;
@@ -450,6 +460,19 @@ function keptSecret(dataDir: string, name: string): string {
   return value;
 }
 
+/**
+ * PostgreSQL serves several nodes, which must sign and encrypt alike: the secrets come from the
+ * environment, never from a file one node generated.
+ */
+function checkPostgresSecrets(e: Env): void {
+  if (!e.DESK_DATABASE_URL) return;
+  const missing = (["DESK_SECRET", "DESK_INBOUND_SECRET"] as const).filter((name) => !e[name]);
+  if (missing.length > 0)
+    throw new Error(
+      `invalid configuration:\n${missing.join(", ")}: required with DESK_DATABASE_URL (the same value on every node)`,
+    );
+}
+
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
   overrides: Partial<Config> = {},
@@ -460,6 +483,7 @@ export function loadConfig(
     throw new Error(`invalid configuration:\n${lines.join("\n")}`);
   }
   const e = parsed.data;
+  checkPostgresSecrets(e);
   const dataDir = resolve(overrides.dataDir ?? e.DESK_DATA_DIR);
   preparePrivateDataDir(dataDir);
   const explicitBaseUrl = overrides.baseUrl ?? e.DESK_BASE_URL;
@@ -482,6 +506,7 @@ export function loadConfig(
     port: e.DESK_PORT,
     dataDir,
     databasePath: join(dataDir, "desk.db"),
+    databaseUrl: e.DESK_DATABASE_URL ?? null,
     baseUrl,
     baseUrlFromListener: explicitBaseUrl === undefined,
     secureCookies: baseUrl.startsWith("https://"),

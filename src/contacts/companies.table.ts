@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { companiesTable } from "./companies.definition";
 
-/** The SQLite builds of companies.definition.ts: what every query, type and migration uses. */
-export const companies = sqliteTable("companies", companiesTable);
+/** The builds of companies.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const companies = deskTable("companies", companiesTable);

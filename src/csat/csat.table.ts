@@ -1,7 +1,7 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { csatRequestsTable } from "./csat.definition";
 
-/** The SQLite builds of csat.definition.ts: what every query, type and migration uses. */
-export const csatRequests = sqliteTable("csat_requests", csatRequestsTable);
+/** The builds of csat.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const csatRequests = deskTable("csat_requests", csatRequestsTable);
 
 export type CsatRequestRow = typeof csatRequests.$inferSelect;

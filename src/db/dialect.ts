@@ -1,14 +1,15 @@
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Queryable } from "./database";
 import { assertOpen, dbOf } from "./tx";
+import { type DatabaseEngine, processEngine } from "../config/engine";
 
 /** The SQL engines Desk's statements are written for (DECISIONS.md "Past one machine"). */
-export type Dialect = "sqlite" | "postgres";
+export type Dialect = DatabaseEngine;
 
-/** Which engine `db` runs on: SQLite only, until the PostgreSQL step adds its connection. */
-export const dialectOf = (_db: Queryable): Dialect => "sqlite";
+/** Which engine `db` runs on: the process's (src/config/engine.ts), as a process runs one. */
+export const dialectOf = (_db: Queryable): Dialect => processEngine;
 
-/** One implementation of a feature's statements per engine; the PostgreSQL twin joins in the next step. */
+/** One implementation of a feature's statements per engine. */
 export type DialectImplementations<T> = { sqlite: (db: Queryable) => T; postgres?: (db: Queryable) => T };
 
 /**
@@ -22,7 +23,9 @@ export function dialectStatements<T extends object>(implementations: DialectImpl
   return (db) => {
     // Statements outlive the handle they were asked with: a handle of an ended change may not use them.
     assertOpen(db);
-    // A database and every transaction handle on it share one connection, and so one set of statements.
+    // A database and every transaction handle on it share one set of statements: on SQLite they
+    // share one connection; on PostgreSQL the database's queries run in the change open in the
+    // calling context (src/db/postgres/open.ts).
     const key = dbOf(db);
     let statements = built.get(key);
     if (!statements) {
@@ -75,5 +78,9 @@ export const sqlParts = dialectStatements<SqlParts>({
   sqlite: () => ({
     likeInsensitive: (column, pattern) => sql`${column} LIKE ${pattern} ESCAPE '\\'`,
     jsonText: (column, key) => sql`json_extract(${column}, ${sql.raw(`'$.${checkedKey(key)}'`)})`,
+  }),
+  postgres: () => ({
+    likeInsensitive: (column, pattern) => sql`${column} ILIKE ${pattern} ESCAPE '\\'`,
+    jsonText: (column, key) => sql`(${column} ->> ${sql.raw(`'${checkedKey(key)}'`)})`,
   }),
 });

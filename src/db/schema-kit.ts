@@ -64,6 +64,7 @@ import {
 } from "drizzle-orm/sqlite-core";
 import type { BuildColumns } from "drizzle-orm/column-builder";
 import type { Writable } from "drizzle-orm/utils";
+import { processEngine } from "../config/engine";
 
 type Kind = "text" | "integer" | "bigint" | "boolean" | "json" | "real" | "blob";
 type Enum = [string, ...string[]];
@@ -448,11 +449,15 @@ function built<N extends string, T>(name: N, def: { name: string }, build: () =>
   return build();
 }
 /**
- * The SQLite build, which a `*.table.ts` exports as `sqliteTable("<name>", <kit table>)`:
- * scripts/check-tables.ts and gen-feature-map.ts find a table's owner by that exported call.
+ * The build this process runs on, which a `*.table.ts` exports as `deskTable("<name>", <kit table>)`
+ * (scripts/check-tables.ts and gen-feature-map.ts find a table's owner by that exported call): the
+ * SQLite build, or the PostgreSQL one when the process runs on PostgreSQL (src/config/engine.ts).
+ * Typed as the SQLite build, which is what drizzle-kit and `bun run typecheck` see; `bun run
+ * typecheck:pg` checks the same code against the PostgreSQL builds (`*.table.pg.ts`), so code that
+ * type-checks both ways runs on either.
  */
-export const sqliteTable = <N extends string, C extends KitColumns>(name: N, def: KitTable<N, C>): SqliteBuild<N, C> =>
-  built(name, def, () => def.sqlite);
+export const deskTable = <N extends string, C extends KitColumns>(name: N, def: KitTable<N, C>): SqliteBuild<N, C> =>
+  built(name, def, () => (processEngine === "postgres" ? (def.pg as unknown as SqliteBuild<N, C>) : def.sqlite));
 /** The PostgreSQL build, `pgTable("<name>", <kit table>)`, exported from a file drizzle-kit does not read. */
 export const pgTable = <N extends string, C extends KitColumns>(name: N, def: KitTable<N, C>): PgBuild<N, C> =>
   built(name, def, () => def.pg);

@@ -21,6 +21,9 @@ type RawStatements = {
   execute(query: SQL): Promise<void>;
 };
 
+/** PostgreSQL's drizzle client runs a raw statement with `execute`. */
+type PostgresRunner = { execute(query: SQL): Promise<readonly unknown[]> };
+
 /** The SQLite drizzle database's own runners of a raw statement (it has no `execute`). */
 type SqliteRunners = { all<T>(query: SQL): T[]; run(query: SQL): unknown };
 
@@ -33,6 +36,16 @@ const rawStatements = dialectStatements<RawStatements>({
       rows: async <T>(query: SQL) => sqlite.all<T>(query),
       execute: async (query) => {
         sqlite.run(query);
+      },
+    };
+  },
+  postgres: (db) => {
+    // PostgreSQL's drizzle client answers `execute` with the rows (Bun's SQL result is an array).
+    const pg = db as unknown as PostgresRunner;
+    return {
+      rows: async <T>(query: SQL) => [...(await pg.execute(query))] as T[],
+      execute: async (query) => {
+        await pg.execute(query);
       },
     };
   },

@@ -1,6 +1,8 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { Db, Frame, Queryable, Tx, TxRuntime } from "./database";
 import type { Batch } from "./runtime";
+import { activeChange, FRAME, type FramedTx, stillPendingError } from "./change";
+import { processEngine } from "../config/engine";
+import { transactOnPostgres } from "./postgres/transact";
 import { preparedFor, sqliteOf } from "./sqlite/prepared";
 import { noteStorageFailure, noteStorageWrite } from "./storage";
 
@@ -17,15 +19,8 @@ import { noteStorageFailure, noteStorageWrite } from "./storage";
  */
 const MAX_SAVEPOINTS = 256;
 
-/**
- * The change whose body is running, as seen from the code it awaits (AsyncLocalStorage follows
- * awaits; measured on Bun at ~10 ns a body and nothing per await), so a nested call finds it.
- */
-const activeChange = new AsyncLocalStorage<Frame>();
-
-/** Each transaction handle knows its change, so code given a `tx` needs no ambient lookup. */
-const FRAME = Symbol("desk.frame");
-type FramedTx = Tx & { [FRAME]?: Frame };
+/** Group commit, the batch and the turn are SQLite's; on PostgreSQL each change commits itself. */
+const ON_POSTGRES = processEngine === "postgres";
 
 /** The transaction-control statements, prepared once per connection. */
 const statementsOf = preparedFor((sqlite) => ({
@@ -55,11 +50,13 @@ export async function transact<T>(db: Queryable, fn: (tx: Tx) => Promise<T> | T)
   const outer = (db as FramedTx)[FRAME];
   const owner = outer ? outer.db : (db as Db);
   const runtime = owner.$runtime;
-  if (outer && runtime.frames.at(-1) === outer) return fn(outer.tx);
+  if (outer && (ON_POSTGRES ? outer.pending : runtime.frames.at(-1) === outer)) return fn(outer.tx);
   // Called from inside a body (through a function that was handed the database, not the tx): join
   // it, as waiting for the connection that body holds would wait for ever.
   const current = activeChange.getStore();
   if (current?.pending && current.db === owner) return fn(current.tx);
+  // PostgreSQL's changes are transactions of their own on a pool, run side by side (src/db/postgres/transact.ts).
+  if (ON_POSTGRES) return transactOnPostgres(owner, fn);
   if (runtime.locked) await new Promise<void>((resolve) => runtime.waiting.push(resolve));
   else runtime.locked = true;
   // Each change gets its own handle so per-change registries (events awaiting publication) can key on it.
@@ -140,9 +137,6 @@ function endFrame(runtime: TxRuntime, frame: Frame): void {
   else runtime.locked = false;
 }
 
-const stillPendingError = () =>
-  new Error("a transaction body was still pending when its turn ended: await only the store inside transact");
-
 /** The watchdog, at the end of the turn: a body still open is rolled back and its connection freed. */
 function abandonPending(db: Db): void {
   const frame = db.$runtime.frames.at(-1);
@@ -206,6 +200,7 @@ function openBatch(db: Db, mode: "write" | "read" = "write"): Batch {
  * the turn commits these reads and opens a write batch (writeBatch).
  */
 export function shareTurn(db: Db): void {
+  if (ON_POSTGRES) return;
   const runtime = db.$runtime;
   if (runtime.frames.length > 0) return;
   const open = runtime.batch;

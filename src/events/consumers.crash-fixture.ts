@@ -11,12 +11,12 @@ import { migrateDatabase, openDatabase } from "../db/engine";
 import { createRuntime } from "../db/runtime";
 import { manualClock } from "../lib/clock";
 import { createLogger } from "../lib/logger";
-import { migrations } from "../../migrations/index";
+import { lineages } from "../../migrations/lineages";
 import { createConsumerRunner } from "./consumers";
 import { recordingConsumer } from "../../test/kit/consumers";
 
 const db = openDatabase(process.argv[2]!, createRuntime());
-migrateDatabase(db, migrations);
+await migrateDatabase(db, lineages);
 let seen = 0;
 const runner = createConsumerRunner({
   db,

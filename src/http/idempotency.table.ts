@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { idempotencyKeysTable } from "./idempotency.definition";
 
-/** The SQLite build of idempotency.definition.ts: what every query, type and migration uses. */
-export const idempotencyKeys = sqliteTable("idempotency_keys", idempotencyKeysTable);
+/** The builds of idempotency.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const idempotencyKeys = deskTable("idempotency_keys", idempotencyKeysTable);

@@ -1,6 +1,6 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { sessionsTable, usersTable } from "./identity.definition";
 
-/** The SQLite builds of identity.definition.ts: what every query, type and migration uses. */
-export const users = sqliteTable("users", usersTable);
-export const sessions = sqliteTable("sessions", sessionsTable);
+/** The builds of identity.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const users = deskTable("users", usersTable);
+export const sessions = deskTable("sessions", sessionsTable);

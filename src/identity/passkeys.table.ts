@@ -1,6 +1,6 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { passkeyChallengesTable, passkeysTable } from "./passkeys.definition";
 
-/** The SQLite builds of passkeys.definition.ts: what every query, type and migration uses. */
-export const passkeys = sqliteTable("passkeys", passkeysTable);
-export const passkeyChallenges = sqliteTable("passkey_challenges", passkeyChallengesTable);
+/** The builds of passkeys.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const passkeys = deskTable("passkeys", passkeysTable);
+export const passkeyChallenges = deskTable("passkey_challenges", passkeyChallengesTable);

@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { passwordResetsTable } from "./password-resets.definition";
 
-/** The SQLite build of password-resets.definition.ts: what every query, type and migration uses. */
-export const passwordResets = sqliteTable("password_resets", passwordResetsTable);
+/** The builds of password-resets.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const passwordResets = deskTable("password_resets", passwordResetsTable);

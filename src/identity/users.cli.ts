@@ -3,7 +3,7 @@ import { closeDatabase, migrateDatabase, openDatabase } from "../db/engine";
 import { createRuntime } from "../db/runtime";
 import { untilCommitted } from "../db/tx";
 import { systemClock } from "../lib/clock";
-import { migrations } from "../../migrations/index";
+import { lineages } from "../../migrations/lineages";
 import { issueOperatorReset } from "./password-resets.service";
 
 export const USER_USAGE =
@@ -25,9 +25,9 @@ export async function runUserCommand(
     out.error(`usage: desk user ${USER_USAGE}`);
     return 2;
   }
-  const db = openDatabase(config.databasePath, createRuntime());
+  const db = openDatabase(config.databaseUrl ?? config.databasePath, createRuntime());
   try {
-    migrateDatabase(db, migrations);
+    await migrateDatabase(db, lineages);
     const issued = await issueOperatorReset({ db, clock: systemClock, config }, email);
     await untilCommitted(db);
     if (!issued) {
@@ -40,6 +40,6 @@ export async function runUserCommand(
     );
     return 0;
   } finally {
-    closeDatabase(db);
+    await closeDatabase(db);
   }
 }

@@ -1,4 +1,4 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { importMappingsTable, importsTable } from "./imports.definition";
 
 export {
@@ -11,9 +11,9 @@ export {
   type ImportStatus,
 } from "./imports.definition";
 
-/** The SQLite builds of imports.definition.ts: what every query, type and migration uses. */
-export const imports = sqliteTable("imports", importsTable);
-export const importMappings = sqliteTable("import_mappings", importMappingsTable);
+/** The builds of imports.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const imports = deskTable("imports", importsTable);
+export const importMappings = deskTable("import_mappings", importMappingsTable);
 
 export type ImportRow = typeof imports.$inferSelect;
 export type ImportMappingRow = typeof importMappings.$inferSelect;

@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { inboundReceiptsTable } from "./inbound.definition";
 
-/** The SQLite build of inbound.definition.ts: what every query, type and migration uses. */
-export const inboundReceipts = sqliteTable("inbound_receipts", inboundReceiptsTable);
+/** The builds of inbound.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const inboundReceipts = deskTable("inbound_receipts", inboundReceiptsTable);

@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { invitationsTable } from "./invitations.definition";
 
-/** The SQLite build of invitations.definition.ts: what every query, type and migration uses. */
-export const invitations = sqliteTable("invitations", invitationsTable);
+/** The builds of invitations.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const invitations = deskTable("invitations", invitationsTable);

@@ -12,13 +12,13 @@ import { createRuntime } from "../db/runtime";
 import { transact } from "../db/tx";
 import { createLogger } from "../lib/logger";
 import { systemClock } from "../lib/clock";
-import { migrations } from "../../migrations/index";
+import { lineages } from "../../migrations/lineages";
 import { defineJob } from "./define";
 import { enqueue } from "./enqueue";
 import { createJobRunner } from "./runner";
 
 const db = openDatabase(process.argv[2]!, createRuntime());
-migrateDatabase(db, migrations);
+await migrateDatabase(db, lineages);
 const hang = defineJob({
   schema: z.object({ label: z.string() }),
   name: "test.crashy",

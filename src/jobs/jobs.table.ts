@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { jobsTable } from "./jobs.definition";
 
-/** The SQLite builds of jobs.definition.ts: what every query, type and migration uses. */
-export const jobs = sqliteTable("jobs", jobsTable);
+/** The builds of jobs.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const jobs = deskTable("jobs", jobsTable);

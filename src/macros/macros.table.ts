@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { macrosTable } from "./macros.definition";
 
-/** The SQLite build of the one definition: what every query, type and migration of macros uses. */
-export const macros = sqliteTable("macros", macrosTable);
+/** The builds of the one definition this process runs on (schema-kit `deskTable`): what every query, type and migration of macros uses. */
+export const macros = deskTable("macros", macrosTable);

@@ -1,4 +1,4 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { mailboxOAuthStatesTable, mailboxesTable } from "./mailboxes.definition";
 
 export {
@@ -10,6 +10,6 @@ export {
   type OutboundKind,
 } from "./mailboxes.definition";
 
-/** The SQLite builds of mailboxes.definition.ts: what every query, type and migration uses. */
-export const mailboxes = sqliteTable("mailboxes", mailboxesTable);
-export const mailboxOAuthStates = sqliteTable("mailbox_oauth_states", mailboxOAuthStatesTable);
+/** The builds of mailboxes.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const mailboxes = deskTable("mailboxes", mailboxesTable);
+export const mailboxOAuthStates = deskTable("mailbox_oauth_states", mailboxOAuthStatesTable);

@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { membersTable } from "./members.definition";
 
-/** The SQLite build of members.definition.ts: what every query, type and migration uses. */
-export const members = sqliteTable("members", membersTable);
+/** The builds of members.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const members = deskTable("members", membersTable);

@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { onboardingDismissalsTable } from "./onboarding.definition";
 
-/** The SQLite build of onboarding.definition.ts: what every query, type and migration uses. */
-export const onboardingDismissals = sqliteTable("onboarding_dismissals", onboardingDismissalsTable);
+/** The builds of onboarding.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const onboardingDismissals = deskTable("onboarding_dismissals", onboardingDismissalsTable);

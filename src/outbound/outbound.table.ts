@@ -1,6 +1,6 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { mailConversationsTable, mailMessageIdsTable } from "./outbound.definition";
 
-/** The SQLite builds of outbound.definition.ts: what every query, type and migration uses. */
-export const mailMessageIds = sqliteTable("mail_message_ids", mailMessageIdsTable);
-export const mailConversations = sqliteTable("mail_conversations", mailConversationsTable);
+/** The builds of outbound.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const mailMessageIds = deskTable("mail_message_ids", mailMessageIdsTable);
+export const mailConversations = deskTable("mail_conversations", mailConversationsTable);

@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { pictureLookupsTable } from "./pictures.definition";
 
-/** The SQLite build of pictures.definition.ts: what every query, type and migration uses. */
-export const pictureLookups = sqliteTable("picture_lookups", pictureLookupsTable);
+/** The builds of pictures.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const pictureLookups = deskTable("picture_lookups", pictureLookupsTable);

@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { savedRepliesTable } from "./saved-replies.definition";
 
-/** The SQLite builds of saved-replies.definition.ts: what every query, type and migration uses. */
-export const savedReplies = sqliteTable("saved_replies", savedRepliesTable);
+/** The builds of saved-replies.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const savedReplies = deskTable("saved_replies", savedRepliesTable);

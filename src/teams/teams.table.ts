@@ -1,6 +1,6 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { teamMembersTable, teamsTable } from "./teams.definition";
 
-/** The SQLite builds of teams.definition.ts: what every query, type and migration uses. */
-export const teams = sqliteTable("teams", teamsTable);
-export const teamMembers = sqliteTable("team_members", teamMembersTable);
+/** The builds of teams.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const teams = deskTable("teams", teamsTable);
+export const teamMembers = deskTable("team_members", teamMembersTable);

@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { ticketReadsTable } from "./ticket-reads.definition";
 
-/** The SQLite build of ticket-reads.definition.ts: what every query, type and migration uses. */
-export const ticketReads = sqliteTable("ticket_reads", ticketReadsTable);
+/** The builds of ticket-reads.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const ticketReads = deskTable("ticket_reads", ticketReadsTable);

@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { ticketFollowersTable } from "./followers.definition";
 
-/** The SQLite builds of followers.definition.ts: what every query, type and migration uses. */
-export const ticketFollowers = sqliteTable("ticket_followers", ticketFollowersTable);
+/** The builds of followers.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const ticketFollowers = deskTable("ticket_followers", ticketFollowersTable);

@@ -1,4 +1,4 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { activitiesTable, ticketsTable } from "./tickets.definition";
 
 export {
@@ -14,9 +14,9 @@ export {
   type TicketStatus,
 } from "./tickets.definition";
 
-/** The SQLite builds of tickets.definition.ts: what every query, type and migration uses. */
-export const tickets = sqliteTable("tickets", ticketsTable);
-export const activities = sqliteTable("activities", activitiesTable);
+/** The builds of tickets.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const tickets = deskTable("tickets", ticketsTable);
+export const activities = deskTable("activities", activitiesTable);
 
 export type TicketRow = typeof tickets.$inferSelect;
 export type ActivityRow = typeof activities.$inferSelect;

@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { triageSettingsTable } from "./triage.definition";
 
-/** The SQLite builds of triage.definition.ts: what every query, type and migration uses. */
-export const triageSettings = sqliteTable("triage_settings", triageSettingsTable);
+/** The builds of triage.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const triageSettings = deskTable("triage_settings", triageSettingsTable);

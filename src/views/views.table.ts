@@ -1,7 +1,7 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { viewsTable } from "./views.definition";
 
 export type { ViewFilters } from "./views.schemas";
 
-/** The SQLite build of views.definition.ts: what every query, type and migration uses. */
-export const views = sqliteTable("views", viewsTable);
+/** The builds of views.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const views = deskTable("views", viewsTable);

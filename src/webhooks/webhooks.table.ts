@@ -1,6 +1,6 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { webhookDeliveriesTable, webhooksTable } from "./webhooks.definition";
 
-/** The SQLite builds of webhooks.definition.ts: what every query, type and migration uses. */
-export const webhooks = sqliteTable("webhooks", webhooksTable);
-export const webhookDeliveries = sqliteTable("webhook_deliveries", webhookDeliveriesTable);
+/** The builds of webhooks.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const webhooks = deskTable("webhooks", webhooksTable);
+export const webhookDeliveries = deskTable("webhook_deliveries", webhookDeliveriesTable);

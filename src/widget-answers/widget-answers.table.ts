@@ -1,7 +1,7 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { widgetCapNoticesTable, widgetHandoffMailsTable, widgetHandoffsTable } from "./widget-answers.definition";
 
-/** The SQLite builds of widget-answers.definition.ts: what every query, type and migration uses. */
-export const widgetCapNotices = sqliteTable("widget_cap_notices", widgetCapNoticesTable);
-export const widgetHandoffs = sqliteTable("widget_handoffs", widgetHandoffsTable);
-export const widgetHandoffMails = sqliteTable("widget_handoff_mails", widgetHandoffMailsTable);
+/** The builds of widget-answers.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const widgetCapNotices = deskTable("widget_cap_notices", widgetCapNoticesTable);
+export const widgetHandoffs = deskTable("widget_handoffs", widgetHandoffsTable);
+export const widgetHandoffMails = deskTable("widget_handoff_mails", widgetHandoffMailsTable);

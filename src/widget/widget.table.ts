@@ -1,4 +1,4 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import {
   chatEmailConfirmationsTable,
   chatReplyMarksTable,
@@ -7,9 +7,9 @@ import {
   widgetUploadsTable,
 } from "./widget.definition";
 
-/** The SQLite builds of widget.definition.ts: what every query, type and migration uses. */
-export const widgetSettings = sqliteTable("widget_settings", widgetSettingsTable);
-export const visitorSessions = sqliteTable("visitor_sessions", visitorSessionsTable);
-export const widgetUploads = sqliteTable("widget_uploads", widgetUploadsTable);
-export const chatReplyMarks = sqliteTable("chat_reply_marks", chatReplyMarksTable);
-export const chatEmailConfirmations = sqliteTable("chat_email_confirmations", chatEmailConfirmationsTable);
+/** The builds of widget.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const widgetSettings = deskTable("widget_settings", widgetSettingsTable);
+export const visitorSessions = deskTable("visitor_sessions", visitorSessionsTable);
+export const widgetUploads = deskTable("widget_uploads", widgetUploadsTable);
+export const chatReplyMarks = deskTable("chat_reply_marks", chatReplyMarksTable);
+export const chatEmailConfirmations = deskTable("chat_email_confirmations", chatEmailConfirmationsTable);

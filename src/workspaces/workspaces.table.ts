@@ -1,5 +1,5 @@
-import { sqliteTable } from "../db/schema-kit";
+import { deskTable } from "../db/schema-kit";
 import { workspacesTable } from "./workspaces.definition";
 
-/** The SQLite build of workspaces.definition.ts: what every query, type and migration uses. */
-export const workspaces = sqliteTable("workspaces", workspacesTable);
+/** The builds of workspaces.definition.ts this process runs on (schema-kit `deskTable`): what every query, type and migration uses. */
+export const workspaces = deskTable("workspaces", workspacesTable);
