@@ -3,6 +3,9 @@
 // gets its twin here (src/db/postgres/lineage.test.ts fails on a tag no step covers).
 import type { PostgresMigration } from "../../src/db/postgres/migrate";
 import baseline from "./0000_baseline.sql" with { type: "text" };
+import search from "./custom/0100_search.sql" with { type: "text" };
+import ticketCounts from "./custom/0102_ticket_counts.sql" with { type: "text" };
+import ticketTimes from "./custom/0130_ticket_times.sql" with { type: "text" };
 import consumerCursors from "./custom/0140_consumer_cursors.sql" with { type: "text" };
 
 /** The tables drizzle-kit generates from every `*.table.pg.ts`, as they stand after these SQLite migrations. */
@@ -37,6 +40,25 @@ const GENERATED = [
 
 export const postgresMigrations: PostgresMigration[] = [
   { tag: "0000_baseline", covers: GENERATED, sql: baseline },
+  // Full-text search: tsvector columns with GIN indexes where SQLite keeps FTS5 tables.
+  {
+    tag: "custom/0100_search",
+    covers: [
+      "custom/0100_search_tickets",
+      "custom/0101_search_contacts_fields",
+      "custom/0103_search_staging",
+      "custom/0105_search_companies",
+      "custom/0120_search_kb_articles",
+    ],
+    sql: search,
+  },
+  // The inbox counts, kept by PL/pgSQL triggers on tickets.
+  {
+    tag: "custom/0102_ticket_counts",
+    covers: ["custom/0102_ticket_counts", "custom/0104_ticket_counts_snoozed"],
+    sql: ticketCounts,
+  },
+  { tag: "custom/0130_ticket_times", covers: ["custom/0130_ticket_times"], sql: ticketTimes },
   { tag: "custom/0140_consumer_cursors", covers: ["custom/0140_consumer_cursors"], sql: consumerCursors },
   // Vector seqs continue from the stored vectors; a new database has none.
   { tag: "custom/0150_semantic_seqs", covers: ["custom/0150_semantic_seqs"], sql: "" },

@@ -42,18 +42,16 @@ export function dialectStatements<T extends object>(implementations: DialectImpl
 
 /**
  * A list parameter: `inListSql("t.id")` is the SQL of "column is one of the list", bound with
- * `listParam(values)`, one statement for any number of values (SQLite: `IN (SELECT value FROM
- * json_each(+?))`, the `+` as every comparison parameter gets (src/db/database.ts); PostgreSQL will
- * bind an array to `= ANY(?)`).
+ * `listParam(values)` (the list as JSON text), one statement for any number of values (SQLite:
+ * `IN (SELECT value FROM json_each(+?))`, the `+` as every comparison parameter gets
+ * (src/db/sqlite/open.ts); PostgreSQL: `IN (SELECT jsonb_array_elements_text(?::jsonb))`).
  */
 export const inListSql = (column: string, dialect: Dialect = "sqlite"): string =>
-  dialect === "postgres" ? `${column} = ANY(?)` : `${column} IN (SELECT value FROM json_each(+?))`;
+  dialect === "postgres"
+    ? `${column} IN (SELECT jsonb_array_elements_text(?::jsonb))`
+    : `${column} IN (SELECT value FROM json_each(+?))`;
 
-export function listParam(values: readonly string[], dialect?: "sqlite"): string;
-export function listParam(values: readonly string[], dialect: Dialect): string | readonly string[];
-export function listParam(values: readonly string[], dialect: Dialect = "sqlite"): string | readonly string[] {
-  return dialect === "postgres" ? values : JSON.stringify(values);
-}
+export const listParam = (values: readonly string[]): string => JSON.stringify(values);
 
 /**
  * Building blocks of queries composed in a feature (drizzle `sql` fragments) whose text differs by

@@ -1,0 +1,1 @@
+-- PostgreSQL twin: being written.

@@ -1,0 +1,11 @@
+import { describe, expect, test } from "bun:test";
+import { migrations } from "../../../migrations/index";
+import { postgresMigrations } from "../../../migrations/postgres/index";
+
+describe("the PostgreSQL lineage", () => {
+  test("stands for every SQLite migration, each exactly once, so both engines record the same tags", () => {
+    const covered = postgresMigrations.flatMap((m) => m.covers);
+    expect([...covered].sort()).toEqual(migrations.map((m) => m.tag).sort());
+    expect(new Set(covered).size).toBe(covered.length);
+  });
+});
