@@ -18,6 +18,9 @@ export type TestDesk = Desk & {
   ) => Promise<ApiResult>;
 };
 
+/** On PostgreSQL: each test desk's database, by its data dir. */
+const databaseOfDataDir = new Map<string, string>();
+
 export type ApiResult = { status: number; headers: Headers; body: any; text: string };
 
 /**
@@ -37,7 +40,10 @@ export async function startTestDesk(
   } = {},
 ): Promise<TestDesk> {
   const dataDir = mkdtempSync(join(tmpdir(), "desk-test-"));
-  const database = onPostgres ? await freshPostgresDatabase() : null;
+  // A desk started again on an earlier desk's data dir (a restart) finds that desk's database too.
+  const restarted = options.config?.dataDir ? databaseOfDataDir.get(options.config.dataDir) : undefined;
+  const database = onPostgres && !restarted ? await freshPostgresDatabase() : null;
+  const databaseUrl = restarted ?? database?.url;
   const config = loadConfig(
     {
       DESK_HOST: "127.0.0.1",
@@ -52,7 +58,7 @@ export async function startTestDesk(
       DESK_BACKUP_INTERVAL: "off",
       // Every answer is checked against its response schema, so contract drift fails the test.
       DESK_RESPONSE_CHECKS: "on",
-      ...(database ? { DESK_DATABASE_URL: database.url } : {}),
+      ...(databaseUrl ? { DESK_DATABASE_URL: databaseUrl } : {}),
       ...options.env,
     },
     options.config,
@@ -63,6 +69,7 @@ export async function startTestDesk(
     webAssets: null,
     modules: options.modules,
   });
+  if (database) databaseOfDataDir.set(config.dataDir, database.url);
   const api: TestDesk["api"] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...opts.headers };
     let body: BodyInit | undefined = opts.raw;

@@ -1,6 +1,7 @@
 import { dirname } from "node:path";
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
+import { postgresQuery } from "../db/postgres/query";
 import { sqliteOf } from "../db/sqlite/prepared";
 import { batchedWrite, dbOf } from "../db/tx";
 
@@ -33,6 +34,14 @@ export const readinessStatements = dialectStatements<ReadinessStatements>({
           sqlite.run(`PRAGMA user_version = ${Math.trunc(version)}`);
         });
       },
+    };
+  },
+  postgres: (db: Queryable) => {
+    // txid_current() assigns a transaction id, which the server must log: a read-only or full server refuses it.
+    const probe = postgresQuery<unknown, []>(db, "SELECT txid_current()");
+    return {
+      databaseDir: () => null,
+      probeWrite: () => probe.run(),
     };
   },
 });

@@ -1,9 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { dialectStatements, inListSql, listParam } from "../db/dialect";
+import { postgresQuery } from "../db/postgres/query";
 import { sqliteDrizzleOf, sqliteOf } from "../db/sqlite/prepared";
+import { first } from "../db/store";
 import type { UserRow } from "./auth.present";
 import { usersTable } from "./identity.definition";
+import { users } from "./identity.table";
 
 /** What the credential check reads of a session on every request. */
 export type SessionCheck = {
@@ -45,36 +48,31 @@ export interface IdentityStatements {
   sessionCheck(sessionId: string): (SessionCheck | null) | Promise<SessionCheck | null>;
   /** The people behind these ids as refs show them (ids of no user are left out). */
   userRefRows(ids: readonly string[]): Promise<UserRefRow[]>;
-  /**
-   * A person's name, or undefined. Synchronous: presence's slot (src/realtime/presence.ts,
-   * `PresenceLookups.userName`) reads it without awaiting; a PostgreSQL twin needs that slot async first.
-   */
-  userName(userId: string): string | undefined;
+  /** A person's name, or undefined (presence's slot, src/realtime/presence.ts `PresenceLookups.userName`). */
+  userName(userId: string): (string | undefined) | Promise<string | undefined>;
 }
+
+const CREATOR =
+  "SELECT id, name, email, avatar_url, avatar_source, mfa_enabled, locale, created_at FROM users WHERE id = ?";
+const SESSION = "SELECT user_id, revoked_at, expires_at, authenticated_at, mfa_verified FROM sessions WHERE id = ?";
+const REF = 'SELECT id, name, email, avatar_url AS "avatarUrl" FROM users WHERE';
+const NAME = "SELECT name FROM users WHERE id = ?";
 
 export const identityStatements = dialectStatements<IdentityStatements>({
   sqlite: (db: Queryable) => {
     const sqlite = sqliteOf(db);
-    const creator = sqlite.query<CreatorRow, [string]>(
-      "SELECT id, name, email, avatar_url, avatar_source, mfa_enabled, locale, created_at FROM users WHERE id = ?",
-    );
+    const creator = sqlite.query<CreatorRow, [string]>(CREATOR);
     // Compiled once: building this select of every column cost more than two thirds of a served GET /v1/me.
-    const users = usersTable.sqlite;
+    const sqliteUsers = usersTable.sqlite;
     const userRow = sqliteDrizzleOf(db)
       .select()
-      .from(users)
-      .where(eq(users.id, sql.placeholder("userId")))
+      .from(sqliteUsers)
+      .where(eq(sqliteUsers.id, sql.placeholder("userId")))
       .prepare();
-    const session = sqlite.query<SessionCheck, [string]>(
-      "SELECT user_id, revoked_at, expires_at, authenticated_at, mfa_verified FROM sessions WHERE id = ?",
-    );
-    const refOne = sqlite.query<UserRefRow, [string]>(
-      "SELECT id, name, email, avatar_url AS avatarUrl FROM users WHERE id = +?",
-    );
-    const refMany = sqlite.query<UserRefRow, [string]>(
-      `SELECT id, name, email, avatar_url AS avatarUrl FROM users WHERE ${inListSql("id")}`,
-    );
-    const name = sqlite.query<{ name: string }, [string]>("SELECT name FROM users WHERE id = ?");
+    const session = sqlite.query<SessionCheck, [string]>(SESSION);
+    const refOne = sqlite.query<UserRefRow, [string]>(`${REF} id = +?`);
+    const refMany = sqlite.query<UserRefRow, [string]>(`${REF} ${inListSql("id")}`);
+    const name = sqlite.query<{ name: string }, [string]>(NAME);
     return {
       creator: (userId) => creator.get(userId),
       // Answered at once on SQLite: every signed-in request and GET /v1/me ask these (benchmarked).
@@ -88,6 +86,26 @@ export const identityStatements = dialectStatements<IdentityStatements>({
         return refMany.all(listParam(ids));
       },
       userName: (userId) => name.get(userId)?.name,
+    };
+  },
+  postgres: (db: Queryable) => {
+    // Flags are booleans on PostgreSQL; these rows answer them as SQLite stores them (0 or 1).
+    const creator = postgresQuery<CreatorRow, [string]>(
+      db,
+      CREATOR.replace("mfa_enabled,", "mfa_enabled::int AS mfa_enabled,"),
+    );
+    const session = postgresQuery<SessionCheck, [string]>(
+      db,
+      SESSION.replace("mfa_verified", "mfa_verified::int AS mfa_verified"),
+    );
+    const refMany = postgresQuery<UserRefRow, [string]>(db, `${REF} ${inListSql("id", "postgres")}`);
+    const name = postgresQuery<{ name: string }, [string]>(db, NAME);
+    return {
+      creator: (userId) => creator.get(userId),
+      userRow: async (userId) => first(await db.select().from(users).where(eq(users.id, userId)).limit(1)),
+      sessionCheck: (sessionId) => session.get(sessionId),
+      userRefRows: (ids) => refMany.all(listParam(ids)),
+      userName: async (userId) => (await name.get(userId))?.name,
     };
   },
 });

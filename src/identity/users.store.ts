@@ -49,7 +49,7 @@ export async function insertUser(tx: Tx, input: { email: string; name: string; p
  * A person's name by id (undefined: no such person), by a statement prepared once (presence asks per viewer).
  * Synchronous: the realtime gateway's slot (PresenceLookups.userName) still reads it without awaiting.
  */
-export function userNames(db: Db): (userId: string) => string | undefined {
+export function userNames(db: Db): (userId: string) => (string | undefined) | Promise<string | undefined> {
   return identityStatements(db).userName;
 }
 

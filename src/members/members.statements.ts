@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
+import { postgresQuery } from "../db/postgres/query";
 import { sqliteOf } from "../db/sqlite/prepared";
 
 /**
@@ -11,13 +12,19 @@ export interface MemberStatements {
   isAssignable(workspaceId: string, userId: string): Promise<boolean>;
 }
 
+const ASSIGNABLE = "SELECT user_id FROM members WHERE workspace_id = +? AND user_id = +? AND role <> 'viewer'";
+
 export const memberStatements = dialectStatements<MemberStatements>({
   sqlite: (db: Queryable) => {
-    const assignable = sqliteOf(db).query<{ userId: string }, [string, string]>(
-      "SELECT user_id AS userId FROM members WHERE workspace_id = +? AND user_id = +? AND role <> 'viewer'",
-    );
+    const assignable = sqliteOf(db).query<{ user_id: string }, [string, string]>(ASSIGNABLE);
     return {
       isAssignable: async (workspaceId, userId) => assignable.get(workspaceId, userId) !== null,
+    };
+  },
+  postgres: (db: Queryable) => {
+    const assignable = postgresQuery<{ user_id: string }, [string, string]>(db, ASSIGNABLE);
+    return {
+      isAssignable: async (workspaceId, userId) => (await assignable.get(workspaceId, userId)) !== null,
     };
   },
 });

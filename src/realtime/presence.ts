@@ -35,7 +35,7 @@ export type PresenceLookups = {
     ticketId: string,
   ): (string | null | undefined) | Promise<string | null | undefined>;
   /** A person's name, or undefined when there is no such person. */
-  userName(userId: string): string | undefined;
+  userName(userId: string): (string | undefined) | Promise<string | undefined>;
 };
 
 export function createPresence<P extends PresencePeer>(deps: {
@@ -113,7 +113,7 @@ export function createPresence<P extends PresencePeer>(deps: {
         detach(peer);
         await broadcast(workspaceId, previous.ticketId);
       }
-      const name = previous?.name ?? userName(userId) ?? "";
+      const name = previous?.name ?? (await userName(userId)) ?? "";
       bySocket.set(peer, { ticketId: id, userId, name, state: state as PresenceState });
       let set = byTicket.get(id);
       if (!set) {

@@ -1,6 +1,7 @@
 import type { Role } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
+import { postgresQuery } from "../db/postgres/query";
 import { sqliteOf } from "../db/sqlite/prepared";
 import { eventSeqsSql as S } from "../events/events.sql";
 import { membersSql as m } from "../members/members.public";
@@ -38,26 +39,25 @@ export interface WorkspaceStatements {
 
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
+const MEMBERSHIPS = `SELECT w.id, w.name, w.slug, m.${m.role} FROM ${m.table} m JOIN workspaces w ON w.id = m.${m.workspaceId} AND w.deleted_at IS NULL WHERE m.${m.userId} = ? ORDER BY m.${m.createdAt}, w.id`;
+const MEMBER_ROLE = `SELECT m.${m.role} FROM ${m.table} m JOIN workspaces w ON w.id = m.${m.workspaceId} AND w.deleted_at IS NULL WHERE m.${m.workspaceId} = ? AND m.${m.userId} = ?`;
+const ssoOnlySql = (ssoOnly: string) =>
+  `SELECT w.name FROM ${m.table} m JOIN workspaces w ON w.id = m.${m.workspaceId} AND w.deleted_at IS NULL WHERE m.${m.userId} = ? AND m.${m.role} != 'owner' AND ${ssoOnly} ORDER BY w.name`;
+const SEQS = `SELECT w.id, coalesce(s.${S.lastSeq}, 0) AS event_seq FROM workspaces w LEFT JOIN ${S.table} s ON s.${S.workspaceId} = w.id`;
+const NEXT_NUMBER =
+  "UPDATE workspaces SET ticket_number_seq = ticket_number_seq + 1 WHERE id = +? RETURNING ticket_number_seq AS n";
+
 export const workspaceStatements = dialectStatements<WorkspaceStatements>({
   sqlite: (db: Queryable) => {
     const sqlite = sqliteOf(db);
     // Memberships: members' rows (their own column names, `membersSql`) joined to this folder's workspaces.
-    const memberships = sqlite.query<Membership, [string]>(
-      `SELECT w.id, w.name, w.slug, m.${m.role} FROM ${m.table} m JOIN workspaces w ON w.id = m.${m.workspaceId} AND w.deleted_at IS NULL WHERE m.${m.userId} = ? ORDER BY m.${m.createdAt}, w.id`,
-    );
-    const memberRole = sqlite.query<{ role: Role }, [string, string]>(
-      `SELECT m.${m.role} FROM ${m.table} m JOIN workspaces w ON w.id = m.${m.workspaceId} AND w.deleted_at IS NULL WHERE m.${m.workspaceId} = ? AND m.${m.userId} = ?`,
-    );
-    const ssoOnly = sqlite.query<{ name: string }, [string]>(
-      `SELECT w.name FROM ${m.table} m JOIN workspaces w ON w.id = m.${m.workspaceId} AND w.deleted_at IS NULL WHERE m.${m.userId} = ? AND m.${m.role} != 'owner' AND json_extract(w.settings, '$.sso_only') = 1 ORDER BY w.name`,
-    );
-    const seqs = `SELECT w.id, coalesce(s.${S.lastSeq}, 0) AS event_seq FROM workspaces w LEFT JOIN ${S.table} s ON s.${S.workspaceId} = w.id`;
-    const allSeqs = sqlite.query<{ id: string; event_seq: number }, []>(seqs);
-    const liveSeqs = sqlite.query<{ id: string; event_seq: number }, []>(`${seqs} WHERE w.deleted_at IS NULL`);
+    const memberships = sqlite.query<Membership, [string]>(MEMBERSHIPS);
+    const memberRole = sqlite.query<{ role: Role }, [string, string]>(MEMBER_ROLE);
+    const ssoOnly = sqlite.query<{ name: string }, [string]>(ssoOnlySql("json_extract(w.settings, '$.sso_only') = 1"));
+    const allSeqs = sqlite.query<{ id: string; event_seq: number }, []>(SEQS);
+    const liveSeqs = sqlite.query<{ id: string; event_seq: number }, []>(`${SEQS} WHERE w.deleted_at IS NULL`);
     const settings = sqlite.query<{ settings: string }, [string]>("SELECT settings FROM workspaces WHERE id = +?");
-    const nextNumber = sqlite.query<{ n: number }, [string]>(
-      "UPDATE workspaces SET ticket_number_seq = ticket_number_seq + 1 WHERE id = +? RETURNING ticket_number_seq AS n",
-    );
+    const nextNumber = sqlite.query<{ n: number }, [string]>(NEXT_NUMBER);
     const withoutRowid = (table: string): boolean =>
       /\bWITHOUT\s+ROWID\s*;?\s*$/i.test(
         sqlite
@@ -97,6 +97,56 @@ export const workspaceStatements = dialectStatements<WorkspaceStatements>({
         let removed = 0;
         for (;;) {
           const { changes } = statement.run(workspaceId, batch);
+          removed += changes;
+          if (changes < batch) return removed;
+        }
+      },
+    };
+  },
+  postgres: (db: Queryable) => {
+    const memberships = postgresQuery<Membership, [string]>(db, MEMBERSHIPS);
+    const memberRole = postgresQuery<{ role: Role }, [string, string]>(db, MEMBER_ROLE);
+    const ssoOnly = postgresQuery<{ name: string }, [string]>(
+      db,
+      ssoOnlySql("(w.settings -> 'sso_only') = 'true'::jsonb"),
+    );
+    const allSeqs = postgresQuery<{ id: string; event_seq: number }, []>(
+      db,
+      SEQS.replace("AS event_seq", "::int8::float8 AS event_seq"),
+    );
+    const liveSeqs = postgresQuery<{ id: string; event_seq: number }, []>(
+      db,
+      `${SEQS.replace("AS event_seq", "::int8::float8 AS event_seq")} WHERE w.deleted_at IS NULL`,
+    );
+    const settings = postgresQuery<{ settings: string }, [string]>(
+      db,
+      "SELECT settings::text AS settings FROM workspaces WHERE id = ?",
+    );
+    const nextNumber = postgresQuery<{ n: number }, [string]>(db, NEXT_NUMBER);
+    const tables = postgresQuery<{ name: string }, []>(
+      db,
+      `SELECT c.table_name AS name FROM information_schema.columns c
+       JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE'
+       WHERE c.table_schema = current_schema() AND c.column_name = 'workspace_id' ORDER BY c.table_name`,
+    );
+    return {
+      memberships: (userId) => memberships.all(userId),
+      memberRole: async (workspaceId, userId) => (await memberRole.get(workspaceId, userId))?.role ?? null,
+      ssoOnlyWorkspaces: async (userId) => (await ssoOnly.all(userId)).map((r) => r.name),
+      storedSeqs: (live) => (live ? liveSeqs : allSeqs).all(),
+      settingsText: async (workspaceId) => (await settings.get(workspaceId))?.settings,
+      nextTicketNumber: async (workspaceId) => (await nextNumber.get(workspaceId))?.n,
+      tablesWithWorkspaceId: async () => (await tables.all()).map((t) => t.name),
+      purgeTable: async (table, workspaceId, batch) => {
+        // No rowid on PostgreSQL: a batch is chosen by the rows' physical address (ctid).
+        const statement = postgresQuery<{ n: number }, [string, number]>(
+          db,
+          `WITH gone AS (DELETE FROM ${quoted(table)} WHERE ctid IN (SELECT ctid FROM ${quoted(table)} WHERE workspace_id = ? LIMIT ?) RETURNING 1)
+           SELECT count(*)::int AS n FROM gone`,
+        );
+        let removed = 0;
+        for (;;) {
+          const changes = (await statement.get(workspaceId, batch))?.n ?? 0;
           removed += changes;
           if (changes < batch) return removed;
         }
