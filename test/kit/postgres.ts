@@ -60,8 +60,15 @@ async function ensureTemplate(): Promise<void> {
 export async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   template ??= ensureTemplate();
   await template;
+  return await newDatabase(`TEMPLATE "${TEMPLATE}"`);
+}
+
+/** A new database with nothing in it (for the migrations' own tests), and how to drop it. */
+export const emptyPostgresDatabase = () => newDatabase("");
+
+async function newDatabase(options: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `desk_test_${randomUUID().replaceAll("-", "")}`;
-  await adminClient().unsafe(`CREATE DATABASE "${name}" TEMPLATE "${TEMPLATE}"`);
+  await adminClient().unsafe(`CREATE DATABASE "${name}" ${options}`);
   return {
     url: withDatabase(serverUrl(), name),
     drop: async () => {
