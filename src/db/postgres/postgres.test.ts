@@ -3,7 +3,7 @@ import { SQL } from "bun";
 import { sql } from "drizzle-orm";
 import { lineages } from "../../../migrations/lineages";
 import { emptyPostgresDatabase, freshPostgresDatabase, onPostgres } from "../../../test/kit/postgres";
-import type { Db } from "../database";
+import type { Db, Queryable } from "../database";
 import { closeDatabase, openDatabase } from "../engine";
 import { createRuntime } from "../runtime";
 import { execute, rowsOf } from "../store";
@@ -30,7 +30,7 @@ describe.skipIf(!onPostgres)("PostgreSQL engine", () => {
     return db;
   }
 
-  const counter = async (db: Db) => (await rowsOf<{ n: number }>(db, sql`SELECT n FROM counters WHERE id = 'a'`))[0]!.n;
+  const counter = async (db: Queryable) => (await rowsOf<{ n: number }>(db, sql`SELECT n FROM counters WHERE id = 'a'`))[0]!.n;
 
   test("nodes starting at once migrate once: one applies every step, the others find nothing to do", async () => {
     const database = await emptyPostgresDatabase();
