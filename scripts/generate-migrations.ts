@@ -58,11 +58,22 @@ function dropScratch() {
 
 dropScratch();
 const name = process.argv[2] ?? "schema";
+// drizzle-kit reads the tables' SQLite builds: a process told to run on PostgreSQL would build the others.
+const { DESK_DATABASE_URL: _engine, ...sqliteEnv } = process.env;
 const gen = Bun.spawnSync(["bun", "x", "drizzle-kit", "generate", "--name", name], {
   cwd: root,
+  env: sqliteEnv,
   stdio: ["ignore", "inherit", "inherit"],
 });
 if (gen.exitCode !== 0) process.exit(gen.exitCode ?? 1);
+// The PostgreSQL twin of the same change, from the tables' PostgreSQL builds (docs/DEVELOPING.md
+// "Running on PostgreSQL"): a new file there joins migrations/postgres/index.ts by hand, naming the
+// SQLite tag it stands for (src/db/postgres/lineage.test.ts fails until it does).
+const pgGen = Bun.spawnSync(
+  ["bun", "x", "drizzle-kit", "generate", "--config", "drizzle.pg.config.ts", "--name", name],
+  { cwd: root, env: sqliteEnv, stdio: ["ignore", "inherit", "inherit"] },
+);
+if (pgGen.exitCode !== 0) process.exit(pgGen.exitCode ?? 1);
 
 const journal: Journal = existsSync(journalPath)
   ? JSON.parse(readFileSync(journalPath, "utf8"))
