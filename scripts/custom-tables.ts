@@ -20,4 +20,7 @@ export const CREATED_IN_MIGRATIONS: Record<string, string> = {
   ticket_times: "tickets",
   // Consumer cursors, one row per (workspace, consumer), clustered by workspace (0140).
   event_consumer_cursors: "events",
+  // PostgreSQL's own (migrations/postgres/custom/0200): rate limits and spent challenges every node shares.
+  rate_limit_hits: "http",
+  spent_challenges: "identity",
 };

@@ -13,6 +13,8 @@ import { setDeskClock } from "./db/desk-clock";
 import { createReadPool } from "./db/read-pool";
 import type { Deps, MachineryLookups } from "./deps";
 import type { HttpDeps } from "./http/server";
+import { useRateLimitStore } from "./http/rate-limit";
+import { postgresRateLimitStore } from "./http/rate-limit.postgres";
 import { checkEventData } from "./events/bus";
 import { eventWorkspaceCheck, useEventWorkspaceCheck } from "./events/seq-counter";
 import { createEventCatalogue } from "./events/catalogue";
@@ -77,6 +79,12 @@ export async function buildDeps(config: Config, overrides: BuildOptions = {}): P
   checkEventData(db, config.responseChecks);
   useEventWorkspaceCheck(db, ports.get(eventWorkspaceCheck));
   setDeskClock(db, clock);
+  // Several nodes share one PostgreSQL database: their rate limits count in a table every node sees.
+  if (config.databaseUrl)
+    useRateLimitStore(
+      db,
+      postgresRateLimitStore(db, () => clock.now().getTime()),
+    );
   const credentials = createCredentialResolver({ db, tokens, clock, lookups });
   return {
     config,

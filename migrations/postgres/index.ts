@@ -7,6 +7,7 @@ import search from "./custom/0100_search.sql" with { type: "text" };
 import ticketCounts from "./custom/0102_ticket_counts.sql" with { type: "text" };
 import ticketTimes from "./custom/0130_ticket_times.sql" with { type: "text" };
 import consumerCursors from "./custom/0140_consumer_cursors.sql" with { type: "text" };
+import sharedLimits from "./custom/0200_shared_limits.sql" with { type: "text" };
 
 /** The tables drizzle-kit generates from every `*.table.pg.ts`, as they stand after these SQLite migrations. */
 const GENERATED = [
@@ -62,4 +63,6 @@ export const postgresMigrations: PostgresMigration[] = [
   { tag: "custom/0140_consumer_cursors", covers: ["custom/0140_consumer_cursors"], sql: consumerCursors },
   // Vector seqs continue from the stored vectors; a new database has none.
   { tag: "custom/0150_semantic_seqs", covers: ["custom/0150_semantic_seqs"], sql: "" },
+  // PostgreSQL's own (tags under postgres/): what one SQLite process keeps in memory, several nodes share.
+  { tag: "postgres/0200_shared_limits", covers: ["postgres/0200_shared_limits"], sql: sharedLimits },
 ];

@@ -44,11 +44,12 @@ export function dialectStatements<T extends object>(implementations: DialectImpl
  * A list parameter: `inListSql("t.id")` is the SQL of "column is one of the list", bound with
  * `listParam(values)` (the list as JSON text), one statement for any number of values (SQLite:
  * `IN (SELECT value FROM json_each(+?))`, the `+` as every comparison parameter gets
- * (src/db/sqlite/open.ts); PostgreSQL: `IN (SELECT jsonb_array_elements_text(?::jsonb))`).
+ * (src/db/sqlite/open.ts); PostgreSQL: `IN (SELECT jsonb_array_elements_text(?::text::jsonb))`: a parameter typed jsonb
+ * would be JSON-encoded again by Bun's client, so it is bound as text and cast).
  */
 export const inListSql = (column: string, dialect: Dialect = "sqlite"): string =>
   dialect === "postgres"
-    ? `${column} IN (SELECT jsonb_array_elements_text(?::jsonb))`
+    ? `${column} IN (SELECT jsonb_array_elements_text(?::text::jsonb))`
     : `${column} IN (SELECT value FROM json_each(+?))`;
 
 export const listParam = (values: readonly string[]): string => JSON.stringify(values);

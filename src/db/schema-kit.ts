@@ -8,7 +8,7 @@
  * Where the SQL itself differs (a generated column's expression, an index on an expression), the
  * definition gives both texts with `perDialect({ sqlite, pg })` and each build takes its own.
  */
-import { type Column, is, SQL } from "drizzle-orm";
+import { type Column, getTableColumns, is, SQL } from "drizzle-orm";
 import type {
   $Type,
   ColumnBuilderBase,
@@ -40,6 +40,7 @@ import {
   uniqueIndex as pgUniqueIndex,
   ExtraConfigColumn,
   PgColumn,
+  PgJsonb,
   pgTable as drizzlePgTable,
 } from "drizzle-orm/pg-core";
 import type { ConvertCustomConfig } from "drizzle-orm/pg-core/columns/custom";
@@ -439,9 +440,22 @@ export function table<N extends string, C extends KitColumns>(name: N, columns: 
           return e.where ? built.where(sqlFor(e.where, "pg")) : built;
         }),
       );
+      for (const column of Object.values(getTableColumns(pgBuilt))) if (is(column, PgJsonb)) passJsonThrough(column);
       return pgBuilt;
     },
   };
+}
+
+/**
+ * Bun's PostgreSQL client encodes a json or jsonb parameter itself (JSON.stringify of the value it
+ * is given) and answers jsonb already parsed. drizzle's jsonb column stringifies too, so a value
+ * went in twice encoded: a jsonb string holding the JSON text, which `->>`, `@>` and every JSON
+ * function in SQL then see as a string. So the kit's jsonb columns hand the value over as it is.
+ */
+function passJsonThrough(column: PgColumn): void {
+  const jsonb = column as unknown as { mapToDriverValue(v: unknown): unknown; mapFromDriverValue(v: unknown): unknown };
+  jsonb.mapToDriverValue = (value) => value;
+  jsonb.mapFromDriverValue = (value) => value;
 }
 
 function built<N extends string, T>(name: N, def: { name: string }, build: () => T): T {

@@ -13,6 +13,7 @@ import {
   challengeFailed,
   challengeRequired,
   createSignInChallenges,
+  spentChallengesOf,
   type ChallengeAnswer,
   type SignInChallenges,
 } from "./challenge";
@@ -39,7 +40,7 @@ export function createSignInLimits(deps: Pick<Deps, "clock" | "config" | "db" | 
   return {
     account: deskRateLimiter(deps, { name: "sign-in.account", limit: SIGN_IN_LIMITS.perAccount, windowMs }),
     ip: deskRateLimiter(deps, { name: "sign-in.ip", limit: SIGN_IN_LIMITS.perIp, windowMs }),
-    challenges: createSignInChallenges(deps),
+    challenges: createSignInChallenges(deps, spentChallengesOf(deps)),
     appAttest: async (proof) => await acceptAppAttestProof(deps, proof),
   };
 }
