@@ -96,3 +96,14 @@ export async function startTestDesk(
   }
   return Object.assign(desk, { dataDir, api });
 }
+
+/**
+ * The environment a command of its own (`desk user`, `desk import`, a second process) needs to work
+ * on this test desk's data: its data dir and secrets, and on PostgreSQL its database.
+ */
+export const storeEnvOf = (desk: TestDesk): Record<string, string> => ({
+  DESK_DATA_DIR: desk.dataDir,
+  DESK_SECRET: desk.deps.config.secret,
+  DESK_INBOUND_SECRET: desk.deps.config.inboundSecret,
+  ...(desk.deps.config.databaseUrl ? { DESK_DATABASE_URL: desk.deps.config.databaseUrl } : {}),
+});

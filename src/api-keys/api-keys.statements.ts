@@ -67,9 +67,16 @@ export const apiKeyStatements = dialectStatements<ApiKeyStatements>({
     };
   },
   postgres: (db: Queryable) => {
-    const keyByHash = postgresQuery<ApiKeyRecord, [string]>(db, KEY_BY_HASH);
+    // `scopes` is jsonb there: answered as its JSON text, as SQLite stores it.
+    const keyByHash = postgresQuery<ApiKeyRecord, [string]>(
+      db,
+      KEY_BY_HASH.replace("k.scopes,", "k.scopes::text AS scopes,"),
+    );
     const touchKey = postgresQuery<unknown, [string, string]>(db, TOUCH_KEY);
-    const liveKeyScopes = postgresQuery<{ scopes: string }, [string, string, string]>(db, LIVE_KEY_SCOPES);
+    const liveKeyScopes = postgresQuery<{ scopes: string }, [string, string, string]>(
+      db,
+      LIVE_KEY_SCOPES.replace("SELECT k.scopes", "SELECT k.scopes::text AS scopes"),
+    );
     const caller = postgresQuery<CallerRow, [string]>(db, CALLER);
     return {
       keyByHash: (hash) => keyByHash.get(hash),

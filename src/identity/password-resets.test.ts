@@ -68,7 +68,7 @@ describe("POST /v1/auth/password/forgot", () => {
     expect(new Date(row!.expiresAt).getTime() - new Date(row!.createdAt).getTime()).toBe(3600_000);
     const payloads = await rowsOf<{ payload: string }>(
       desk.deps.db,
-      sql`SELECT payload FROM jobs WHERE kind = 'password_reset.mail'`,
+      sql`SELECT CAST(payload AS text) AS payload FROM jobs WHERE kind = 'password_reset.mail'`,
     );
     for (const { payload } of payloads) expect(payload).not.toContain(mail.token);
   });

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { startTestDesk } from "../../test/harness";
+import { startTestDesk, storeEnvOf } from "../../test/harness";
 import { createUser } from "../../test/factories";
 
 // The operator's command runs as its own process against the data dir of a running Desk.
@@ -11,8 +11,7 @@ function desk_cli(...args: string[]) {
   const run = Bun.spawnSync(["bun", MAIN, ...args], {
     env: {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
-      DESK_DATA_DIR: desk.dataDir,
-      DESK_SECRET: desk.deps.config.secret,
+      ...storeEnvOf(desk),
       DESK_BASE_URL: "http://desk.test",
       DESK_LOG_LEVEL: "silent",
     },
