@@ -1,7 +1,7 @@
 import { inArray, sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { ticketFollowers } from "./followers.table";
-import { ticketReadStatements } from "./tickets.statements";
+import { ticketReadStatements, ticketSqlParts } from "./tickets.statements";
 import { tickets } from "./tickets.table";
 
 /** Follower ids of many tickets in one query, in the order they followed. */
@@ -22,7 +22,7 @@ export async function followerIdsOf(db: Queryable, ticketIds: string[]): Promise
 }
 
 /** The list filter `follower=me|<user id>`: tickets that person follows (through the (workspace, user) index). */
-export function followedBySql(workspaceId: string, userId: string | null): SQL {
-  if (!userId) return sql`0`;
+export function followedBySql(db: Queryable, workspaceId: string, userId: string | null): SQL {
+  if (!userId) return ticketSqlParts(db).noRowSql();
   return sql`${tickets.id} IN (SELECT ${ticketFollowers.ticketId} FROM ${ticketFollowers} WHERE ${ticketFollowers.workspaceId} = ${workspaceId} AND ${ticketFollowers.userId} = ${userId})`;
 }

@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
+import { postgresQuery } from "../db/postgres/query";
 import { preparedFor } from "../db/sqlite/prepared";
 import type { TicketStatus } from "./tickets.table";
 
@@ -37,9 +38,11 @@ export type TimeCursor = { at: string; id: string };
 export type PagedTicketTimes = TicketTimes & { at: string };
 
 /**
- * The pages time rules walk over `ticket_times`. Their SQL is portable; what a PostgreSQL twin does
+ * The pages time rules walk over `ticket_times`. Their SQL is portable; what the PostgreSQL twin does
  * differently is keeping the table: PL/pgSQL triggers in place of SQLite's (the same columns, so the
- * same indexes on (workspace, status, time) answer each range).
+ * same indexes on (workspace, status, time) answer each range;
+ * migrations/postgres/custom/0130_ticket_times.sql), `sla_breached` a boolean, and a `?` per
+ * parameter where SQLite numbers them.
  */
 export type TicketTimeStatements = {
   /** A page of live tickets in `status` whose `column` time is in [from, to), newest first, after (at, id). */
@@ -69,7 +72,7 @@ const COLUMN: Record<TicketTimeColumn, string> = {
   sla_due: "sla_due_at",
 };
 
-type Raw = {
+type Raw<Flag = number> = {
   ticket_id: string;
   status: TicketStatus;
   created_at: string;
@@ -77,7 +80,7 @@ type Raw = {
   customer_message_at: string;
   agent_message_at: string;
   sla_due_at: string;
-  sla_breached: number;
+  sla_breached: Flag;
 };
 const ALL =
   "ticket_id, status, created_at, status_changed_at, customer_message_at, agent_message_at, sla_due_at, sla_breached";
@@ -102,7 +105,7 @@ const statements = preparedFor((sqlite) => {
   };
 });
 
-const timesOf = (raw: Raw, at: string): PagedTicketTimes => ({
+const timesOf = (raw: Raw<number | boolean>, at: string): PagedTicketTimes => ({
   ticketId: raw.ticket_id,
   status: raw.status,
   created: raw.created_at,
@@ -110,7 +113,7 @@ const timesOf = (raw: Raw, at: string): PagedTicketTimes => ({
   customer_message: raw.customer_message_at,
   agent_message: raw.agent_message_at,
   sla_due: raw.sla_due_at,
-  slaBreached: raw.sla_breached === 1,
+  slaBreached: raw.sla_breached === 1 || raw.sla_breached === true,
   at,
 });
 
@@ -128,4 +131,49 @@ const sqliteTicketTimes = (db: Queryable): TicketTimeStatements => {
   };
 };
 
-export const ticketTimeStatements = dialectStatements<TicketTimeStatements>({ sqlite: sqliteTicketTimes });
+const postgresTicketTimes = (db: Queryable): TicketTimeStatements => {
+  const range = (column: string) =>
+    postgresQuery<Raw<boolean>, [string, string, string, string, string, string, string, number]>(
+      db,
+      `SELECT ${ALL} FROM ticket_times WHERE workspace_id = ? AND status = ? AND ${column} >= ? AND ${column} < ?
+         AND (${column} < ? OR (${column} = ? AND ticket_id < ?)) ORDER BY ${column} DESC, ticket_id DESC LIMIT ?`,
+    );
+  const ranges: Record<TicketTimeColumn, ReturnType<typeof range>> = {
+    created: range(COLUMN.created),
+    status_changed: range(COLUMN.status_changed),
+    customer_message: range(COLUMN.customer_message),
+    agent_message: range(COLUMN.agent_message),
+    sla_due: range(COLUMN.sla_due),
+  };
+  const breached = postgresQuery<Raw<boolean>, [string, string, string, number]>(
+    db,
+    `SELECT ${ALL} FROM ticket_times WHERE workspace_id = ? AND status = ? AND sla_breached AND ticket_id < ?
+         ORDER BY ticket_id DESC LIMIT ?`,
+  );
+  return {
+    inRange: async (workspaceId, input) => {
+      const key = COLUMN[input.column] as keyof Raw;
+      const { from, to, cursor } = input;
+      const rows = await ranges[input.column].all(
+        workspaceId,
+        input.status,
+        from,
+        to,
+        cursor.at,
+        cursor.at,
+        cursor.id,
+        input.limit,
+      );
+      return rows.map((raw) => timesOf(raw, String(raw[key])));
+    },
+    breached: async (workspaceId, input) =>
+      (await breached.all(workspaceId, input.status, input.beforeId, input.limit)).map((raw) =>
+        timesOf(raw, raw.ticket_id),
+      ),
+  };
+};
+
+export const ticketTimeStatements = dialectStatements<TicketTimeStatements>({
+  sqlite: sqliteTicketTimes,
+  postgres: postgresTicketTimes,
+});

@@ -12,6 +12,7 @@ import { findVisibleView, listVisibleViews, type ViewFilters } from "../views/vi
 import { followedBySql } from "./followers.read";
 import { presentTickets, type TicketJson } from "./tickets.present";
 import { liveTicket, visibleTicketsCondition } from "./tickets.repo";
+import { ticketSqlParts } from "./tickets.statements";
 import type { TicketListInput } from "./tickets.schemas";
 import { CHANNELS, PRIORITIES, SEVERITIES, TICKET_STATUSES, tickets, type TicketRow } from "./tickets.table";
 
@@ -73,11 +74,11 @@ export async function filterConditions(
     if (filter.assignee === "none") out.push(isNull(tickets.assigneeId));
     else if (filter.assignee === "me") {
       const me = actorUserId(ctx);
-      out.push(me ? eq(tickets.assigneeId, me) : sql`0`);
+      out.push(me ? eq(tickets.assigneeId, me) : ticketSqlParts(db).noRowSql());
     } else out.push(eq(tickets.assigneeId, filter.assignee));
   }
   if (filter.follower !== undefined)
-    out.push(followedBySql(ctx.workspaceId, filter.follower === "me" ? actorUserId(ctx) : filter.follower));
+    out.push(followedBySql(db, ctx.workspaceId, filter.follower === "me" ? actorUserId(ctx) : filter.follower));
   if (filter.team_id !== undefined)
     out.push(filter.team_id === "none" ? isNull(tickets.teamId) : eq(tickets.teamId, filter.team_id));
   if (filter.mailbox_id !== undefined) out.push(eq(tickets.mailboxId, filter.mailbox_id));
@@ -93,7 +94,7 @@ export async function filterConditions(
   // Wrapped so SQLite keeps it a per-row probe (primary key lookup) while walking the sort index
   // newest first, instead of turning it into an IN list of every matching value and sorting them all.
   for (const field of filter.fields ?? [])
-    out.push(sql`likely(${await fieldFilterSql(ctx, "ticket", field, tickets.id, db)})`);
+    out.push(ticketSqlParts(db).likelySql(await fieldFilterSql(ctx, "ticket", field, tickets.id, db)));
   return out;
 }
 
@@ -210,7 +211,7 @@ export async function buildTicketListQuery(
     .select({ ticket: tickets, sortValue: sql<string | number | null>`${plan.key}` })
     .from(tickets)
     .where(and(...conditions))
-    .orderBy(direction(plan.key), direction(tickets.id))
+    .orderBy(ticketSqlParts(db).orderBySql(plan.key, plan.order), direction(tickets.id))
     .limit(query.limit + 1);
   return { select, plan };
 }

@@ -27,7 +27,7 @@ export async function matchingTicketIdsSql(db: Queryable, q: string, workspaceId
     ? sql`SELECT t.id FROM tickets t WHERE t.workspace_id = ${workspaceId} AND t.number = ${quoted.number}`
     : null;
   const plan = quoted?.only ? null : await planSearch(db, q);
-  if (!plan) return byNumber ?? sql`SELECT NULL WHERE 0`;
+  if (!plan) return byNumber ?? sql`SELECT NULL WHERE ${ticketSqlParts(db).noRowSql()}`;
   const subject = plan.expression(["subject"]);
   const body = plan.expression(["body"]);
   const value = plan.expression(["value"]);

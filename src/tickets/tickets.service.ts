@@ -12,6 +12,7 @@ import { findVisibleTicket, hiddenTeamIds, reloadTicket } from "./tickets.repo";
 import type { TicketPatch } from "./tickets.schemas";
 import { activities, tickets, type ActivityRow, type TicketRow } from "./tickets.table";
 import { scheduleWake } from "./tickets.jobs";
+import { ticketSqlParts } from "./tickets.statements";
 import { emitTicketDeleted, emitTicketUpdated } from "./tickets.timeline";
 import { applyTicketPatch, writeMessage, type PatchOptions } from "./tickets.write";
 
@@ -178,7 +179,10 @@ export async function ticketCounts(db: Queryable, ctx: RequestContext): Promise<
         sql`, `,
       )})`
     : sql``;
-  const working = sql`spam = 0 AND snoozed = 0`;
+  // The buckets' flags are 0/1 on SQLite and boolean on PostgreSQL.
+  const flag = ticketSqlParts(db).bucketFlagSql;
+  const [notSpam, isSpam] = [flag("spam", false), flag("spam", true)];
+  const working = sql`${notSpam} AND ${flag("snoozed", false)}`;
   const active = sql`${working} AND status IN ('open', 'pending', 'on_hold')`;
   const [row] = await rowsOf<Record<keyof StatusCounts, number | null>>(
     db,
@@ -188,9 +192,9 @@ export async function ticketCounts(db: Queryable, ctx: RequestContext): Promise<
       sum(CASE WHEN ${working} AND status = 'open' THEN n END) AS open,
       sum(CASE WHEN ${working} AND status = 'pending' THEN n END) AS pending,
       sum(CASE WHEN ${working} AND status = 'on_hold' THEN n END) AS on_hold,
-      sum(CASE WHEN spam = 0 AND status = 'solved' THEN n END) AS solved,
-      sum(CASE WHEN spam = 0 AND snoozed = 1 THEN n END) AS snoozed,
-      sum(CASE WHEN spam = 1 THEN n END) AS spam
+      sum(CASE WHEN ${notSpam} AND status = 'solved' THEN n END) AS solved,
+      sum(CASE WHEN ${notSpam} AND ${flag("snoozed", true)} THEN n END) AS snoozed,
+      sum(CASE WHEN ${isSpam} THEN n END) AS spam
     FROM ticket_counts WHERE workspace_id = ${ctx.workspaceId} ${visible}`,
   );
   const value = (key: keyof StatusCounts) => row?.[key] ?? 0;

@@ -30,7 +30,8 @@ describe.skipIf(!onPostgres)("PostgreSQL engine", () => {
     return db;
   }
 
-  const counter = async (db: Queryable) => (await rowsOf<{ n: number }>(db, sql`SELECT n FROM counters WHERE id = 'a'`))[0]!.n;
+  const counter = async (db: Queryable) =>
+    (await rowsOf<{ n: number }>(db, sql`SELECT n FROM counters WHERE id = 'a'`))[0]!.n;
 
   test("nodes starting at once migrate once: one applies every step, the others find nothing to do", async () => {
     const database = await emptyPostgresDatabase();
