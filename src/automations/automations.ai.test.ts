@@ -188,7 +188,7 @@ describe("ai_decide and mail to the customer", () => {
     // A rule stored before the flag existed: it runs, but sends no mail on the model's word.
     await execute(
       desk.deps.db,
-      sql`UPDATE automations SET allow_customer_reply_on_ai_decision = 0 WHERE id = ${confirmed.id}`,
+      sql`UPDATE automations SET allow_customer_reply_on_ai_decision = false WHERE id = ${confirmed.id}`,
     );
     answer = { sentiment: null, probabilities: [0.99] };
     const created = await desk.api("POST", "/v1/tickets", {

@@ -5,8 +5,9 @@ import { startTestDesk, type TestDesk } from "../../test/harness";
 import { addMessage, createTicket } from "../tickets/tickets.public";
 import { newField, newTeam } from "../../test/kit/tickets";
 import { pruneAutomationRunsJob, RUN_RETENTION_DAYS } from "./automations.jobs";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { execute, rowsOf } from "../db/store";
+import { automations } from "./automations.table";
 
 const desk: TestDesk = await startTestDesk();
 
@@ -507,18 +508,19 @@ describe("rules follow their labels", () => {
       conditions: [{ field: "tag", op: "equals", value: "VIP" }],
       actions: [{ type: "set_priority", value: "urgent" }],
     });
-    await execute(
-      desk.deps.db,
-      sql`UPDATE automations SET conditions = ${JSON.stringify([{ field: "tag", op: "equals", value: "vip" }])} WHERE id = ${rule.id}`,
-    );
+    await desk.deps.db
+      .update(automations)
+      .set({ conditions: [{ field: "tag", op: "equals", value: "vip" }] })
+      .where(eq(automations.id, rule.id));
     expect((await created(owner, { tags: ["VIP"] })).priority).toBe("urgent");
     await desk.api("PATCH", `/v1/tags/${vip.id}`, { headers: owner.headers, body: { name: "Key account" } });
     const stored = (
-      await rowsOf<{ conditions: string }>(desk.deps.db, sql`SELECT conditions FROM automations WHERE id = ${rule.id}`)
+      await desk.deps.db
+        .select({ conditions: automations.conditions })
+        .from(automations)
+        .where(eq(automations.id, rule.id))
     )[0]!;
-    expect(JSON.parse(stored.conditions)).toEqual([
-      { field: "tag", op: "equals", value: "Key account", tag_id: vip.id },
-    ]);
+    expect(stored.conditions).toEqual([{ field: "tag", op: "equals", value: "Key account", tag_id: vip.id }]);
     expect((await created(owner, { tags: ["Key account"] })).priority).toBe("urgent");
   });
 });

@@ -9,7 +9,9 @@ import { startTestDesk } from "../../test/harness";
 import { timeRulesPass } from "./automations.time-rules";
 
 const clock = manualClock(new Date("2026-03-02T09:00:00.000Z"));
-const desk = await startTestDesk({ clock });
+// No job runner: its scheduled pass of the time rules would race the passes each test counts (on
+// PostgreSQL, real time passes between a test's queries, and the runner's timers fire meanwhile).
+const desk = await startTestDesk({ clock, env: { DESK_JOBS: "off" } });
 const HOUR = 3_600_000;
 const MINUTE = 60_000;
 

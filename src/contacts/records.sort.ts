@@ -2,7 +2,7 @@ import { asc, type Column, desc, lt, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { decodeCursor } from "../db/cursor";
 import type { Queryable } from "../db/database";
-import { fieldSortSql } from "../custom-fields/fields.public";
+import { fieldSortOrderSql, fieldSortSql } from "../custom-fields/fields.public";
 import { invalidAt } from "../lib/errors";
 
 type CursorValue = string | number | null;
@@ -57,7 +57,7 @@ export async function recordSortPlan(
   }
   return {
     key,
-    orderBy: [direction(key), direction(idColumn)],
+    orderBy: [fieldSortOrderSql(db, key, order), direction(idColumn)],
     after,
     cursorOf: (id, value) => [name, order, value, id],
   };

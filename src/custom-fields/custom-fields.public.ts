@@ -5,6 +5,7 @@ export {
   clearFieldValues,
   fieldDefinitions,
   fieldFilterSql,
+  fieldSortOrderSql,
   fieldSortSql,
   fieldValuesOf,
   missingRequiredOnSolve,

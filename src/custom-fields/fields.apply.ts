@@ -15,6 +15,7 @@ import {
 
 export {
   fieldFilterSql,
+  fieldSortOrderSql,
   fieldSortSql,
   parseFieldFilters,
   type FieldFilter,

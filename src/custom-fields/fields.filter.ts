@@ -42,7 +42,7 @@ export const SELECTIVE_VALUES = 1000;
 async function isSelective(db: Queryable, fieldId: string, cond: SQL): Promise<boolean> {
   const [row] = await rowsOf<{ n: number }>(
     db,
-    sql`SELECT count(*) AS n FROM (SELECT 1 FROM field_values fv WHERE fv.field_id = ${fieldId} AND ${cond} LIMIT ${SELECTIVE_VALUES})`,
+    sql`SELECT count(*) AS n FROM (SELECT 1 FROM field_values fv WHERE fv.field_id = ${fieldId} AND ${cond} LIMIT ${SELECTIVE_VALUES}) x`,
   );
   return (row?.n ?? 0) < SELECTIVE_VALUES;
 }
@@ -114,8 +114,8 @@ export async function fieldFilterSql(
   const lacking = (cond: SQL) =>
     sql`NOT EXISTS (SELECT 1 FROM field_values fv WHERE fv.entity = ${entity} AND fv.record_id = ${recordIdColumn} AND fv.field_id = ${def.id} AND ${cond})`;
   const parts = fieldSqlParts(db);
-  if (op === "set") return await having(sql`1`, true);
-  if (op === "not_set") return lacking(sql`1`);
+  if (op === "set") return await having(sql`true`, true);
+  if (op === "not_set") return lacking(sql`true`);
   const value = filter.value.trim();
   if (value === "") throw invalidAt(location, `the ${op} operator needs a value`);
 
@@ -213,9 +213,14 @@ async function multiChoiceFilter(
   return m.lacking(exactly);
 }
 
+/** `key` (from `fieldSortSql`) as an ORDER BY term of `direction`, records without a value lowest on both engines. */
+export const fieldSortOrderSql = (db: Queryable, key: SQL, direction: "asc" | "desc"): SQL =>
+  fieldSqlParts(db).sortOrderSql(key, direction);
+
 /**
  * A scalar subquery giving the sort key of a record's value (records without one give NULL, which
- * SQLite sorts lowest). Select fields sort by option order, text ignoring case.
+ * SQLite sorts lowest; order by `fieldSortOrderSql` for the same on PostgreSQL). Select fields sort
+ * by option order, text ignoring case.
  */
 export async function fieldSortSql(
   ctx: RequestContext,

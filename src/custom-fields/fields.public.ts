@@ -3,6 +3,7 @@ export {
   applyFieldWrite,
   applyFieldWriteWithValues,
   fieldFilterSql,
+  fieldSortOrderSql,
   fieldSortSql,
   fieldValuesOf,
   missingRequiredOnSolve,

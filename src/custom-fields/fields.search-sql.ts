@@ -1,12 +1,12 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { sqlParts } from "../db/dialect";
-import { ftsHitKeySql } from "../search/search.public";
+import { ftsHitKeySql, ftsIndexes } from "../search/search.public";
 import type { FieldEntity } from "./fields.apply";
 
 const entityLiteral = (entity: FieldEntity): SQL => sql.raw(`'${entity}'`);
 /** A value row as the value index's hits name it (search's `ftsHitKeySql`). */
-const valueKey = (db: Queryable): SQL => ftsHitKeySql(db, sql.raw("fv"));
+const valueKey = (db: Queryable): SQL => ftsHitKeySql(db, sql.raw("fv"), ftsIndexes.fieldValues);
 
 /**
  * The records of `entity` whose custom value rows are among `rowids` (the value index's hits): the

@@ -47,7 +47,8 @@ export const presentField = (row: FieldDef) => ({
   key: row.key,
   name: row.name,
   type: row.type,
-  options: row.options ?? [],
+  // Keys in the order they are written: PostgreSQL's jsonb keeps an object's keys in its own order.
+  options: (row.options ?? []).map((o) => ({ id: o.id, label: o.label, color: o.color })),
   required_on_solve: row.requiredOnSolve,
   description: row.description,
   position: row.position,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { execute } from "../db/store";
 import { auditLogs } from "../audit/audit.table";
 import { contacts } from "../contacts/contacts.table";
@@ -10,6 +10,7 @@ import { transact } from "../db/tx";
 import {
   applyFieldWriteWithValues,
   fieldFilterSql,
+  fieldSortOrderSql,
   fieldSortSql,
   fieldValuesOf,
   missingRequiredOnSolve,
@@ -497,7 +498,13 @@ describe("custom field values", () => {
         .select({ name: contacts.name })
         .from(contacts)
         .where(eq(contacts.workspaceId, owner.workspaceId))
-        .orderBy(asc(await fieldSortSql(owner.ctx, "contact", "num", contacts.id, desk.deps.db)))
+        .orderBy(
+          fieldSortOrderSql(
+            desk.deps.db,
+            await fieldSortSql(owner.ctx, "contact", "num", contacts.id, desk.deps.db),
+            "asc",
+          ),
+        )
     ).map((r) => r.name);
     expect(order).toEqual(["y", "z", "x"]);
     await expect(fieldSortSql(owner.ctx, "contact", "multi", contacts.id, desk.deps.db)).rejects.toThrow();

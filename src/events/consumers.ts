@@ -159,8 +159,9 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
   let running: Promise<number> | null = null;
   let unsubscribe: (() => void) | null = null;
 
-  function run(): Promise<number> {
-    if (running) return running.then(() => run());
+  // `whileStarted`: a pass a wake asked for, which does not start once the runner has stopped.
+  function run(whileStarted = false): Promise<number> {
+    if (running) return running.then(() => (whileStarted && !started ? 0 : run(whileStarted)));
     running = pass(state, consumers).finally(() => {
       running = null;
       arm();
@@ -190,7 +191,7 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
     wakeQueued = true;
     setImmediate(() => {
       wakeQueued = false;
-      if (started) void run();
+      if (started) void run(true);
     });
   }
 

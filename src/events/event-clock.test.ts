@@ -1,12 +1,11 @@
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
+import { openTestDatabase } from "../../test/kit/database";
 import { sql } from "drizzle-orm";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { anyEvent } from "../../test/kit/events";
-import { closeDatabase, openMigratedDatabase } from "../../test/kit/database.sqlite";
+import type { Db } from "../db/database";
+import { closeDatabase } from "../db/engine";
 import { setDeskClock } from "../db/desk-clock";
 import { rowsOf } from "../db/store";
 import { transact } from "../db/tx";
@@ -14,10 +13,8 @@ import { enqueueByName } from "../jobs/enqueue";
 import { manualClock } from "../lib/clock";
 import { appendEvent } from "./append";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+/** A migrated database below any desk, on the engine the tests run on. */
+const migrated = async (): Promise<Db> => (await openTestDatabase()).db;
 
 test("events appended on a desk with a manual clock are stamped with its time", async () => {
   const clock = manualClock(new Date("2031-05-06T07:08:09Z"));
@@ -36,9 +33,7 @@ test("events appended on a desk with a manual clock are stamped with its time", 
 });
 
 test("a job enqueued before any runner exists is due by the desk's clock", async () => {
-  const dir = mkdtempSync(join(tmpdir(), "desk-clock-"));
-  dirs.push(dir);
-  const db = openMigratedDatabase(join(dir, "desk.db"));
+  const db = await migrated();
   setDeskClock(db, manualClock(new Date("2031-05-06T07:08:09Z")));
   const id = (await transact(db, async (tx) => await enqueueByName(tx, "test.clock", {})))!;
   const [row] = await rowsOf<{ run_at: string; created_at: string }>(
@@ -46,5 +41,4 @@ test("a job enqueued before any runner exists is due by the desk's clock", async
     sql`SELECT run_at, created_at FROM jobs WHERE id = ${id}`,
   );
   expect(row).toEqual({ run_at: "2031-05-06T07:08:09.000Z", created_at: "2031-05-06T07:08:09.000Z" });
-  closeDatabase(db);
 });

@@ -1,6 +1,7 @@
 import type { SqliteStatement as Statement } from "../db/sqlite/connection";
 import type { Queryable } from "../db/database";
-import { dialectStatements } from "../db/dialect";
+import { dialectStatements, inListSql } from "../db/dialect";
+import { type PostgresQuery, postgresQuery } from "../db/postgres/query";
 import { sqliteOf } from "../db/sqlite/prepared";
 import { dbOf } from "../db/tx";
 import { IMPORT_CAUSE } from "./consumer.define";
@@ -41,6 +42,14 @@ export type StoredLag = { behind: number; oldest: string | null };
  * workspace) so two processes never handle one workspace at once, binds type lists as arrays
  * (`= ANY($1)`), counts a handler's writes without SQLite's `total_changes()`, and finds a visitor's
  * topic with `topics @> jsonb_build_array($3)` instead of searching the JSON text with `instr`.
+ *
+ * The twin as it stands (one node): the same counter upsert (held until commit, so a workspace's
+ * seqs commit in order), cursors read and advanced as on SQLite (no claim yet), type lists bound
+ * as JSON text (`inListSql`), JSON written `?::text::jsonb` (Bun's client would encode a jsonb
+ * parameter again), the handler's writes counted from `pg_stat_xact_user_tables` (this
+ * transaction's rows inserted, updated and deleted), `topics @>` for a visitor's topic, and
+ * `topics`/`data` read back as JSON text (`::text`) so callers parse them as on SQLite; cursors
+ * (bigint) and sums cast to int.
  */
 export interface EventStatements {
   /** Takes the workspace's next seq (its counter starts at 1), holding the counter row until commit. */
@@ -96,6 +105,27 @@ const jsonList = (values: readonly string[]): string => {
   return json;
 };
 
+// The SQL both engines run as written (SQLite's planner hint `+?` is read as `?` on PostgreSQL).
+const NEXT_SEQ =
+  "INSERT INTO event_seqs (workspace_id, last_seq) VALUES (?, 1) ON CONFLICT (workspace_id) DO UPDATE SET last_seq = event_seqs.last_seq + 1 RETURNING last_seq";
+const DROP_COUNTER = "DELETE FROM event_seqs WHERE workspace_id = ? AND last_seq = 1";
+const REGISTER =
+  "INSERT INTO event_consumers (name, last_rowid, updated_at) VALUES (?, 0, ?) ON CONFLICT (name) DO NOTHING RETURNING name";
+const START_AT_NOW = `INSERT INTO event_consumer_cursors (consumer, workspace_id, last_seq, updated_at)
+     SELECT ?, workspace_id, last_seq, ? FROM event_seqs WHERE last_seq > 0
+     ON CONFLICT (consumer, workspace_id) DO NOTHING`;
+// The truth about where work waits: workspaces whose counter is past the consumer's cursor.
+const BEHIND = `SELECT s.workspace_id FROM event_seqs s
+     LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
+     WHERE s.workspace_id > ? AND s.last_seq > coalesce(c.last_seq, 0) ORDER BY s.workspace_id LIMIT ?`;
+const COUNTERS = "SELECT workspace_id, last_seq FROM event_seqs";
+const FIRST_AFTER = "SELECT occurred_at FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq LIMIT 1";
+// Never backwards: a cursor only moves past what was handled or passed over.
+const ADVANCE = `INSERT INTO event_consumer_cursors (consumer, workspace_id, last_seq, updated_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (consumer, workspace_id) DO UPDATE SET last_seq = excluded.last_seq, updated_at = excluded.updated_at
+     WHERE excluded.last_seq > event_consumer_cursors.last_seq`;
+const NOT_IMPORTED = `(cause_consumer IS NULL OR cause_consumer != '${IMPORT_CAUSE}')`;
+
 /**
  * SQLite: the statements prepared once per connection. The counter upsert holds the workspace's row
  * (the database's one writer) until commit, so seqs are contiguous and committed in seq order.
@@ -103,52 +133,30 @@ const jsonList = (values: readonly string[]): string => {
 /** The SQLite statements behind EventStatements, prepared once per connection. */
 function prepareEventQueries(db: Queryable) {
   const sqlite = sqliteOf(db);
-  const nextSeq = sqlite.query<{ last_seq: number }, [string]>(
-    "INSERT INTO event_seqs (workspace_id, last_seq) VALUES (?, 1) ON CONFLICT (workspace_id) DO UPDATE SET last_seq = event_seqs.last_seq + 1 RETURNING last_seq",
-  );
-  const dropCounter = sqlite.query<unknown, [string]>("DELETE FROM event_seqs WHERE workspace_id = ? AND last_seq = 1");
+  const nextSeq = sqlite.query<{ last_seq: number }, [string]>(NEXT_SEQ);
+  const dropCounter = sqlite.query<unknown, [string]>(DROP_COUNTER);
   const insert = sqlite.query<
     unknown,
     [string, string, number, string, string, string | null, string, string, string, string | null, number]
   >(
     "INSERT INTO events (id, workspace_id, seq, type, visibility, private_team_id, topics, data, occurred_at, cause_consumer, cause_depth) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
   );
-  const register = sqlite.query<{ name: string }, [string, string]>(
-    "INSERT INTO event_consumers (name, last_rowid, updated_at) VALUES (?, 0, ?) ON CONFLICT (name) DO NOTHING RETURNING name",
-  );
-  const startAtNow = sqlite.query<unknown, [string, string]>(
-    `INSERT INTO event_consumer_cursors (consumer, workspace_id, last_seq, updated_at)
-     SELECT ?, workspace_id, last_seq, ? FROM event_seqs WHERE last_seq > 0
-     ON CONFLICT (consumer, workspace_id) DO NOTHING`,
-  );
-  // The truth about where work waits: workspaces whose counter is past the consumer's cursor.
-  const behind = sqlite.query<{ workspace_id: string }, [string, string, number]>(
-    `SELECT s.workspace_id FROM event_seqs s
-     LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
-     WHERE s.workspace_id > ? AND s.last_seq > coalesce(c.last_seq, 0) ORDER BY s.workspace_id LIMIT ?`,
-  );
-  const counters = sqlite.query<{ workspace_id: string; last_seq: number }, []>(
-    "SELECT workspace_id, last_seq FROM event_seqs",
-  );
-  const firstAfter = sqlite.query<{ occurred_at: string }, [string, number]>(
-    "SELECT occurred_at FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq LIMIT 1",
-  );
+  const register = sqlite.query<{ name: string }, [string, string]>(REGISTER);
+  const startAtNow = sqlite.query<unknown, [string, string]>(START_AT_NOW);
+  const behind = sqlite.query<{ workspace_id: string }, [string, string, number]>(BEHIND);
+  const counters = sqlite.query<{ workspace_id: string; last_seq: number }, []>(COUNTERS);
+  const firstAfter = sqlite.query<{ occurred_at: string }, [string, number]>(FIRST_AFTER);
   const position = sqlite.query<CursorPosition, [string, string]>(
     `SELECT s.last_seq, coalesce(c.last_seq, 0) AS cursor FROM event_seqs s
      LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
      WHERE s.workspace_id = ?`,
   );
-  // Never backwards: a cursor only moves past what was handled or passed over.
-  const advance = sqlite.query<unknown, [string, string, number, string]>(
-    `INSERT INTO event_consumer_cursors (consumer, workspace_id, last_seq, updated_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (consumer, workspace_id) DO UPDATE SET last_seq = excluded.last_seq, updated_at = excluded.updated_at
-     WHERE excluded.last_seq > event_consumer_cursors.last_seq`,
-  );
+  const advance = sqlite.query<unknown, [string, string, number, string]>(ADVANCE);
   const totalChanges = sqlite.query<{ n: number }, []>("SELECT total_changes() AS n");
   const after = sqlite.query<ConsumedEventRow, [string, number, number, string, number]>(
     `SELECT id, seq, workspace_id, type, visibility, private_team_id, topics, data, occurred_at, cause_consumer, cause_depth
      FROM events WHERE workspace_id = ? AND seq > ? AND seq <= ? AND type IN (SELECT value FROM json_each(?))
-       AND (cause_consumer IS NULL OR cause_consumer != '${IMPORT_CAUSE}') ORDER BY seq LIMIT ?`,
+       AND ${NOT_IMPORTED} ORDER BY seq LIMIT ?`,
   );
   const names = sqlite.query<{ name: string }, []>("SELECT name FROM event_consumers ORDER BY name");
   // Per lagging workspace: how far behind, and the first event past the cursor (the oldest waiting).
@@ -238,4 +246,106 @@ const sqliteEventStatements = (db: Queryable): EventStatements => {
   };
 };
 
-export const eventStatements = dialectStatements<EventStatements>({ sqlite: sqliteEventStatements });
+const EVENT_COLUMNS_PG =
+  "id, seq, workspace_id, type, visibility, private_team_id, topics::text AS topics, data::text AS data, occurred_at";
+
+/** PostgreSQL: the same statements with `?` placeholders, run in the calling change's transaction. */
+const postgresEventStatements = (db: Queryable): EventStatements => {
+  const nextSeq = postgresQuery<{ last_seq: number }, [string]>(db, NEXT_SEQ);
+  const dropCounter = postgresQuery<unknown, [string]>(db, DROP_COUNTER);
+  const insert = postgresQuery<
+    unknown,
+    [string, string, number, string, string, string | null, string, string, string, string | null, number]
+  >(
+    db,
+    "INSERT INTO events (id, workspace_id, seq, type, visibility, private_team_id, topics, data, occurred_at, cause_consumer, cause_depth) VALUES (?, ?, ?, ?, ?, ?, ?::text::jsonb, ?::text::jsonb, ?, ?, ?)",
+  );
+  const register = postgresQuery<{ name: string }, [string, string]>(db, REGISTER);
+  const startAtNow = postgresQuery<unknown, [string, string]>(db, START_AT_NOW);
+  const behind = postgresQuery<{ workspace_id: string }, [string, string, number]>(db, BEHIND);
+  const counters = postgresQuery<{ workspace_id: string; last_seq: number }, []>(db, COUNTERS);
+  const firstAfter = postgresQuery<{ occurred_at: string }, [string, number]>(db, FIRST_AFTER);
+  // Cursors are bigint on PostgreSQL: read as int, as seqs are.
+  const position = postgresQuery<CursorPosition, [string, string]>(
+    db,
+    `SELECT s.last_seq, coalesce(c.last_seq, 0)::int AS cursor FROM event_seqs s
+     LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
+     WHERE s.workspace_id = ?`,
+  );
+  const advance = postgresQuery<unknown, [string, string, number, string]>(db, ADVANCE);
+  // This transaction's rows written so far, every table (SQLite's total_changes() of the connection).
+  const changes = postgresQuery<{ n: number }, []>(
+    db,
+    "SELECT coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::int AS n FROM pg_stat_xact_user_tables",
+  );
+  const after = postgresQuery<ConsumedEventRow, [string, number, number, string, number]>(
+    db,
+    `SELECT ${EVENT_COLUMNS_PG}, cause_consumer, cause_depth
+     FROM events WHERE workspace_id = ? AND seq > ? AND seq <= ? AND ${inListSql("type", "postgres")}
+       AND ${NOT_IMPORTED} ORDER BY seq LIMIT ?`,
+  );
+  // Byte order, as SQLite's BINARY collation sorts.
+  const names = postgresQuery<{ name: string }, []>(db, 'SELECT name FROM event_consumers ORDER BY name COLLATE "C"');
+  const lag = postgresQuery<StoredLag, [string]>(
+    db,
+    `SELECT coalesce(sum(s.last_seq - coalesce(c.last_seq, 0)), 0)::int AS behind,
+       min((SELECT e.occurred_at FROM events e WHERE e.workspace_id = s.workspace_id AND e.seq > coalesce(c.last_seq, 0)
+            ORDER BY e.seq LIMIT 1)) AS oldest
+     FROM event_seqs s LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
+     WHERE s.last_seq > coalesce(c.last_seq, 0)`,
+  );
+  const since = postgresQuery<StoredEventRow, [string, number, number]>(
+    db,
+    `SELECT ${EVENT_COLUMNS_PG} FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+  );
+  // The topic as a jsonb containment test (the caller still checks it exactly, as on SQLite).
+  const publicSince = postgresQuery<PublicEventRow, [string, number, string, number]>(
+    db,
+    `SELECT id, seq, workspace_id, type, visibility, topics::text AS topics, data::text AS data, occurred_at FROM events
+     WHERE workspace_id = ? AND seq > ? AND visibility = 'public' AND topics @> jsonb_build_array(?::text)
+     ORDER BY seq LIMIT ?`,
+  );
+  let workspaceExists: PostgresQuery<unknown, [string]> | null = null;
+  return {
+    nextSeq: async (workspaceId) => (await nextSeq.get(workspaceId))!.last_seq,
+    workspaceExists: async (workspaceId) => {
+      workspaceExists ??= postgresQuery<unknown, [string]>(db, eventWorkspaceCheckSql(dbOf(db)));
+      return Boolean(await workspaceExists.get(workspaceId));
+    },
+    dropNewCounter: (workspaceId) => dropCounter.run(workspaceId),
+    insertEvent: (row) =>
+      insert.run(
+        row.id,
+        row.workspaceId,
+        row.seq,
+        row.type,
+        row.visibility,
+        row.privateTeamId,
+        row.topicsJson,
+        row.dataJson,
+        row.occurredAt,
+        row.causeConsumer,
+        row.causeDepth,
+      ),
+    registerConsumer: async (name, at) => Boolean(await register.get(name, at)),
+    startConsumerAtNow: (name, at) => startAtNow.run(name, at),
+    workspacesBehind: async (consumer, afterWorkspaceId, limit) =>
+      (await behind.all(consumer, afterWorkspaceId, limit)).map((r) => r.workspace_id),
+    counters: () => counters.all(),
+    firstOccurredAfter: async (workspaceId, seq) => (await firstAfter.get(workspaceId, seq))?.occurred_at ?? null,
+    cursorPosition: (consumer, workspaceId) => position.get(consumer, workspaceId),
+    advanceCursor: (consumer, workspaceId, seq, at) => advance.run(consumer, workspaceId, seq, at),
+    changeCount: async () => (await changes.get())!.n,
+    eventsAfter: (workspaceId, afterSeq, upTo, types, limit) =>
+      after.all(workspaceId, afterSeq, upTo, jsonList(types), limit),
+    consumerNames: async () => (await names.all()).map((r) => r.name),
+    storedLag: (consumer) => lag.get(consumer),
+    eventsSince: (workspaceId, since_, limit) => since.all(workspaceId, since_, limit),
+    publicEventsSince: (workspaceId, since_, topic, limit) => publicSince.all(workspaceId, since_, topic, limit),
+  };
+};
+
+export const eventStatements = dialectStatements<EventStatements>({
+  sqlite: sqliteEventStatements,
+  postgres: postgresEventStatements,
+});

@@ -1,11 +1,8 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, test } from "bun:test";
+import { openTestDatabase } from "../../test/kit/database";
 import pino from "pino";
 import { z } from "zod";
 import { sql } from "drizzle-orm";
-import { openMigratedDatabase } from "../../test/kit/database.sqlite";
 import type { Db } from "../db/database";
 import { setDeskClock } from "../db/desk-clock";
 import { execute, rowsOf } from "../db/store";
@@ -17,16 +14,12 @@ import { enqueueByName } from "./enqueue";
 import { createJobRunner } from "./runner";
 import { until } from "../../test/kit/until";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+/** A migrated database of its own, on the engine the tests run on. */
+const migrated = async (): Promise<Db> => (await openTestDatabase()).db;
 
 /** A database and the manual clock every runner on it shares (enqueues before a runner exist follow it too). */
-function fresh(): { db: Db; clock: ReturnType<typeof manualClock> } {
-  const dir = mkdtempSync(join(tmpdir(), "desk-leases-"));
-  dirs.push(dir);
-  const db = openMigratedDatabase(join(dir, "desk.db"));
+async function fresh(): Promise<{ db: Db; clock: ReturnType<typeof manualClock> }> {
+  const db = await migrated();
   const clock = manualClock();
   setDeskClock(db, clock);
   return { db, clock };
@@ -103,7 +96,7 @@ async function leftRunning(db: Db, id: string, node: string, leaseUntil: Date) {
 
 describe("job leases", () => {
   test("two runners on one database never run the same job twice; a starting runner leaves the other's runs be", async () => {
-    const { db, clock } = fresh();
+    const { db, clock } = await fresh();
     const held = heldKind("t.held", { concurrency: 3 });
     const ids = await Promise.all(Array.from({ length: 3 }, () => add(db, "t.held")));
     const a = runnerOn(db, [held.definition], { node: "n1", clock });
@@ -144,7 +137,7 @@ describe("job leases", () => {
   });
 
   test("a run whose lease expired goes to another runner, and its late outcome is dropped (fencing)", async () => {
-    const { db, clock } = fresh();
+    const { db, clock } = await fresh();
     const first = heldKind("t.fenced", { leaseMs: 60_000, concurrency: 1 });
     const second = heldKind("t.fenced", { leaseMs: 60_000, concurrency: 1 });
     const { logger, lines } = capturingLogger();
@@ -176,7 +169,7 @@ describe("job leases", () => {
   });
 
   test("a long run renews its lease, so another runner does not take it over", async () => {
-    const { db, clock } = fresh();
+    const { db, clock } = await fresh();
     // The lease is real time for the heartbeat (every 200 ms) and clock time for the database.
     const long = heldKind("t.long", { leaseMs: 600, concurrency: 1 });
     const other = heldKind("t.long", { leaseMs: 600, concurrency: 1 });
@@ -199,7 +192,7 @@ describe("job leases", () => {
   });
 
   test("a runner does not take back its own run that is still working when the clock passes its lease", async () => {
-    const { db, clock } = fresh();
+    const { db, clock } = await fresh();
     const held = heldKind("t.mine", { leaseMs: 60_000 });
     const id = await add(db, "t.mine");
     const runner = runnerOn(db, [held.definition], { node: "n1", clock });
@@ -216,7 +209,7 @@ describe("job leases", () => {
   });
 
   test("a fresh start of the same node requeues the runs its dead runner left at once", async () => {
-    const { db, clock } = fresh();
+    const { db, clock } = await fresh();
     const ran: string[] = [];
     const kind = defineJob({
       name: "t.crashed",
@@ -234,7 +227,7 @@ describe("job leases", () => {
   });
 
   test("another node's run with a live lease is left alone at start, and taken back once its lease ends", async () => {
-    const { db, clock } = fresh();
+    const { db, clock } = await fresh();
     const ran: string[] = [];
     const kind = defineJob({
       name: "t.elsewhere",
@@ -259,7 +252,7 @@ describe("job leases", () => {
   });
 
   test("an expired run on its last attempt fails instead of running again", async () => {
-    const { db, clock } = fresh();
+    const { db, clock } = await fresh();
     const kind = defineJob({ name: "t.last", schema: z.unknown(), retry: { maxAttempts: 1 }, handler() {} });
     const id = await add(db, "t.last");
     await leftRunning(db, id, "n2", new Date(clock.now().getTime() + 1000));
@@ -270,7 +263,7 @@ describe("job leases", () => {
   });
 
   test("a run whose lease was taken over while it ran is aborted at its next heartbeat", async () => {
-    const { db, clock } = fresh();
+    const { db, clock } = await fresh();
     let aborted = false;
     const kind = defineJob({
       name: "t.taken",

@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/database";
-import { dialectStatements } from "../db/dialect";
+import { dialectStatements, inListSql } from "../db/dialect";
+import { postgresQuery } from "../db/postgres/query";
 import { sqliteOf } from "../db/sqlite/prepared";
 
 /** A claimed run as the runner holds it. */
@@ -54,6 +55,12 @@ export type ReleasedState = "queued" | "failed";
  * changed (0: the lease went to another runner). PostgreSQL's twin claims with `FOR UPDATE SKIP
  * LOCKED` in the inner SELECT so concurrent claims pass over each other's rows, and binds the
  * `json_each` lists (kinds, live owners, renewals) as arrays (`= ANY($1)`, `<> ALL($1)`, `unnest`).
+ *
+ * The twin as it stands: lists bound as JSON text (`inListSql`; JSON written `?::text::jsonb`, as
+ * Bun's client would encode a jsonb parameter again), the claim's inner SELECT `FOR UPDATE SKIP
+ * LOCKED` (the runner runs the claim as a statement of its own, so it commits at once, at READ
+ * COMMITTED, where a row another claim holds is passed over), every outcome write `RETURNING id` to
+ * count its rows, the payload read back as JSON text (`payload::text`), counts cast to int.
  */
 export interface JobStatements {
   /** Claims up to `limit` due queued runs of one kind for this runner; answers the claimed rows. */
@@ -104,6 +111,21 @@ const ORPHAN_COLUMNS = "id, kind, attempts, max_attempts, coalesce(lease_token, 
 const ORPHAN_FENCE = "id = ? AND state = 'running' AND coalesce(lease_token, '') = ?";
 const FENCE = "id = ? AND state = 'running' AND lease_token = ?";
 
+// The SQL both engines run as written; the PostgreSQL twin appends `RETURNING id` to count rows.
+const FINISH = `UPDATE jobs SET state = 'done', lease_until = NULL, last_error = NULL, updated_at = ? WHERE ${FENCE}`;
+const RESCHEDULE = `UPDATE jobs SET state = 'queued', run_at = ?, lease_until = NULL, last_error = ?, updated_at = ? WHERE ${FENCE}`;
+const FAIL = `UPDATE jobs SET state = 'failed', lease_until = NULL, last_error = ?, updated_at = ? WHERE ${FENCE}`;
+// `lease_until < ?` again: a renewal between the read and this write keeps the run.
+const RELEASE_EXPIRED = `UPDATE jobs SET state = ?, lease_until = NULL, last_error = ?, updated_at = ?
+       WHERE ${ORPHAN_FENCE} AND lease_until < ?`;
+const RELEASE_ORPHAN = `UPDATE jobs SET state = ?, lease_until = NULL, last_error = ?, updated_at = ? WHERE ${ORPHAN_FENCE}`;
+// `state IN (...)` lets SQLite use the partial unique index; `state = 'queued'` leaves a running job be.
+const SOONER = `UPDATE jobs SET run_at = ?, updated_at = ? WHERE unique_key = ? AND state IN ('queued', 'running')
+           AND state = 'queued' AND run_at > ?`;
+const OLDEST_DUE = "SELECT min(run_at) AS run_at FROM jobs WHERE state = 'queued' AND run_at <= ?";
+const RECENT_FAILED = `SELECT kind, workspace_id, coalesce(last_error, '') AS error, updated_at AS at FROM jobs
+       WHERE state = 'failed' AND (? IS NULL OR workspace_id = ?) ORDER BY updated_at DESC LIMIT ?`;
+
 /** SQLite: the statements prepared once per connection, lists bound as JSON for `json_each`. */
 /** The SQLite statements behind JobStatements, prepared once per connection. */
 function prepareJobQueries(db: Queryable) {
@@ -124,19 +146,13 @@ function prepareRunQueries(db: Queryable) {
   const nextDue = sqlite.query<{ run_at: string | null }, [string]>(
     "SELECT min(run_at) AS run_at FROM jobs WHERE state = 'queued' AND kind IN (SELECT value FROM json_each(?))",
   );
-  const finish = sqlite.query<unknown, [string, string, string]>(
-    `UPDATE jobs SET state = 'done', lease_until = NULL, last_error = NULL, updated_at = ? WHERE ${FENCE}`,
-  );
-  const reschedule = sqlite.query<unknown, [string, string, string, string, string]>(
-    `UPDATE jobs SET state = 'queued', run_at = ?, lease_until = NULL, last_error = ?, updated_at = ? WHERE ${FENCE}`,
-  );
+  const finish = sqlite.query<unknown, [string, string, string]>(FINISH);
+  const reschedule = sqlite.query<unknown, [string, string, string, string, string]>(RESCHEDULE);
   const putBack = sqlite.query<unknown, [string, string, string, string]>(
     `UPDATE jobs SET state = 'queued', run_at = ?, attempts = max(attempts - 1, 0), lease_until = NULL, updated_at = ?
        WHERE ${FENCE}`,
   );
-  const fail = sqlite.query<unknown, [string, string, string, string]>(
-    `UPDATE jobs SET state = 'failed', lease_until = NULL, last_error = ?, updated_at = ? WHERE ${FENCE}`,
-  );
+  const fail = sqlite.query<unknown, [string, string, string, string]>(FAIL);
   const handBack = sqlite.query<unknown, [string, string, string]>(
     `UPDATE jobs SET state = 'queued', attempts = max(attempts - 1, 0), lease_until = NULL, updated_at = ?
        WHERE ${FENCE}`,
@@ -162,14 +178,8 @@ function prepareRunQueries(db: Queryable) {
     `SELECT ${ORPHAN_COLUMNS} FROM jobs WHERE state = 'running' AND lease_until < ?
        AND kind IN (SELECT value FROM json_each(?)) ORDER BY lease_until LIMIT ?`,
   );
-  // `lease_until < ?` again: a renewal between the read and this write keeps the run.
-  const releaseExpired = sqlite.query<unknown, [string, string, string, string, string, string]>(
-    `UPDATE jobs SET state = ?, lease_until = NULL, last_error = ?, updated_at = ?
-       WHERE ${ORPHAN_FENCE} AND lease_until < ?`,
-  );
-  const releaseOrphan = sqlite.query<unknown, [string, string, string, string, string]>(
-    `UPDATE jobs SET state = ?, lease_until = NULL, last_error = ?, updated_at = ? WHERE ${ORPHAN_FENCE}`,
-  );
+  const releaseExpired = sqlite.query<unknown, [string, string, string, string, string, string]>(RELEASE_EXPIRED);
+  const releaseOrphan = sqlite.query<unknown, [string, string, string, string, string]>(RELEASE_ORPHAN);
   return {
     claim,
     nextDue,
@@ -197,14 +207,8 @@ function prepareQueueQueries(db: Queryable) {
   >(
     `insert into "jobs" ("id", "kind", "workspace_id", "payload", "state", "run_at", "attempts", "max_attempts", "lease_until", "lease_owner", "lease_node", "lease_token", "unique_key", "last_error", "created_at", "updated_at") values (?, ?, ?, ?, ?, ?, ?, ?, null, null, null, null, ?, null, ?, ?) on conflict do nothing returning "id"`,
   );
-  // `state IN (...)` lets SQLite use the partial unique index; `state = 'queued'` leaves a running job be.
-  const sooner = sqlite.query<unknown, [string, string, string, string]>(
-    `UPDATE jobs SET run_at = ?, updated_at = ? WHERE unique_key = ? AND state IN ('queued', 'running')
-           AND state = 'queued' AND run_at > ?`,
-  );
-  const oldestDue = sqlite.query<{ run_at: string | null }, [string]>(
-    "SELECT min(run_at) AS run_at FROM jobs WHERE state = 'queued' AND run_at <= ?",
-  );
+  const sooner = sqlite.query<unknown, [string, string, string, string]>(SOONER);
+  const oldestDue = sqlite.query<{ run_at: string | null }, [string]>(OLDEST_DUE);
   const counts = sqlite.query<{ kind: string; state: string; n: number }, []>(
     "SELECT kind, state, count(*) AS n FROM jobs GROUP BY kind, state",
   );
@@ -218,10 +222,7 @@ function prepareQueueQueries(db: Queryable) {
          (SELECT count(*) FROM jobs WHERE state = 'running') AS running,
          (SELECT count(*) FROM jobs WHERE state = 'failed' AND updated_at >= ?) AS failed`,
   );
-  const failed = sqlite.query<FailedJob, [string | null, string | null, number]>(
-    `SELECT kind, workspace_id, coalesce(last_error, '') AS error, updated_at AS at FROM jobs
-       WHERE state = 'failed' AND (? IS NULL OR workspace_id = ?) ORDER BY updated_at DESC LIMIT ?`,
-  );
+  const failed = sqlite.query<FailedJob, [string | null, string | null, number]>(RECENT_FAILED);
   return { insert, sooner, oldestDue, counts, overdue, queue, failed };
 }
 
@@ -265,4 +266,130 @@ const sqliteJobStatements = (db: Queryable): JobStatements => {
   };
 };
 
-export const jobStatements = dialectStatements<JobStatements>({ sqlite: sqliteJobStatements });
+type Changed = { id: string };
+const counted = async (rows: Promise<Changed[]>): Promise<number> => (await rows).length;
+
+/** PostgreSQL: the same statements with `?` placeholders, run in the calling change's transaction. */
+const postgresJobStatements = (db: Queryable): JobStatements => {
+  const returning = <P extends readonly unknown[]>(text: string) =>
+    postgresQuery<Changed, P>(db, `${text} RETURNING id`);
+  // SKIP LOCKED: a row another change is claiming is passed over, not waited for. The claimed rows
+  // are answered in due order.
+  const claim = postgresQuery<JobRow, [string, string, string, string, string, string, string, number]>(
+    db,
+    `WITH claimed AS (
+       UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_until = ?, lease_owner = ?, lease_node = ?,
+         lease_token = ?, updated_at = ?
+       WHERE id IN (SELECT id FROM jobs WHERE state = 'queued' AND run_at <= ? AND kind = ? ORDER BY run_at LIMIT ?
+                    FOR UPDATE SKIP LOCKED)
+       RETURNING id, kind, payload::text AS payload, attempts, max_attempts, lease_token, run_at)
+     SELECT id, kind, payload, attempts, max_attempts, lease_token FROM claimed ORDER BY run_at, id`,
+  );
+  const nextDue = postgresQuery<{ run_at: string | null }, [string]>(
+    db,
+    `SELECT min(run_at) AS run_at FROM jobs WHERE state = 'queued' AND ${inListSql("kind", "postgres")}`,
+  );
+  const finish = returning<[string, string, string]>(FINISH);
+  const reschedule = returning<[string, string, string, string, string]>(RESCHEDULE);
+  const putBack = returning<[string, string, string, string]>(
+    `UPDATE jobs SET state = 'queued', run_at = ?, attempts = greatest(attempts - 1, 0), lease_until = NULL, updated_at = ?
+       WHERE ${FENCE}`,
+  );
+  const fail = returning<[string, string, string, string]>(FAIL);
+  const handBack = returning<[string, string, string]>(
+    `UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0), lease_until = NULL, updated_at = ?
+       WHERE ${FENCE}`,
+  );
+  const renew = postgresQuery<Changed, [string]>(
+    db,
+    `UPDATE jobs SET lease_until = r.lease_until
+       FROM (SELECT value ->> 0 AS id, value ->> 1 AS token, value ->> 2 AS lease_until
+             FROM jsonb_array_elements(?::text::jsonb) AS value) AS r
+       WHERE jobs.id = r.id AND jobs.state = 'running' AND jobs.lease_token = r.token
+       RETURNING jobs.id`,
+  );
+  const leftByThisNode = postgresQuery<OrphanRow, [string, string, number]>(
+    db,
+    `SELECT ${ORPHAN_COLUMNS} FROM jobs WHERE state = 'running' AND (lease_owner IS NULL
+         OR (lease_node = ? AND NOT (${inListSql("lease_owner", "postgres")}))) LIMIT ?`,
+  );
+  const expired = postgresQuery<OrphanRow, [string, string, number]>(
+    db,
+    `SELECT ${ORPHAN_COLUMNS} FROM jobs WHERE state = 'running' AND lease_until < ?
+       AND ${inListSql("kind", "postgres")} ORDER BY lease_until LIMIT ?`,
+  );
+  const releaseExpired = returning<[string, string, string, string, string, string]>(RELEASE_EXPIRED);
+  const releaseOrphan = returning<[string, string, string, string, string]>(RELEASE_ORPHAN);
+  // The partial unique index on unique_key (queued or running) turns a held key into no row.
+  const insert = postgresQuery<
+    Changed,
+    [string, string, string | null, string, string, number, string | null, string, string]
+  >(
+    db,
+    `INSERT INTO jobs (id, kind, workspace_id, payload, state, run_at, attempts, max_attempts, unique_key, created_at, updated_at)
+     VALUES (?, ?, ?, ?::text::jsonb, 'queued', ?, 0, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
+  );
+  const sooner = returning<[string, string, string, string]>(SOONER);
+  const oldestDue = postgresQuery<{ run_at: string | null }, [string]>(db, OLDEST_DUE);
+  const counts = postgresQuery<{ kind: string; state: string; n: number }, []>(
+    db,
+    "SELECT kind, state, count(*)::int AS n FROM jobs GROUP BY kind, state",
+  );
+  const overdue = postgresQuery<{ n: number }, [string]>(
+    db,
+    "SELECT count(*)::int AS n FROM jobs WHERE state = 'running' AND lease_until < ?",
+  );
+  const queue = postgresQuery<{ queued: number; due: number; running: number; failed: number }, [string, string]>(
+    db,
+    `SELECT
+         (SELECT count(*)::int FROM jobs WHERE state = 'queued') AS queued,
+         (SELECT count(*)::int FROM jobs WHERE state = 'queued' AND run_at <= ?) AS due,
+         (SELECT count(*)::int FROM jobs WHERE state = 'running') AS running,
+         (SELECT count(*)::int FROM jobs WHERE state = 'failed' AND updated_at >= ?) AS failed`,
+  );
+  // The parameter's type is named: `? IS NULL` alone gives PostgreSQL nothing to infer it from.
+  const failed = postgresQuery<FailedJob, [string | null, string | null, number]>(
+    db,
+    RECENT_FAILED.replace("(? IS NULL", "(?::text IS NULL"),
+  );
+  return {
+    claimDue: (c) => claim.all(c.leaseUntil, c.owner, c.node, c.token, c.now, c.now, c.kind, c.limit),
+    nextDueAt: async (kinds) => (await nextDue.get(JSON.stringify(kinds)))?.run_at ?? null,
+    finish: (id, token, at) => counted(finish.all(at, id, token)),
+    reschedule: (id, token, runAt, error, at) => counted(reschedule.all(runAt, error, at, id, token)),
+    putBack: (id, token, runAt, at) => counted(putBack.all(runAt, at, id, token)),
+    fail: (id, token, error, at) => counted(fail.all(error, at, id, token)),
+    handBack: (id, token, at) => counted(handBack.all(at, id, token)),
+    renewLeases: async (renewals) =>
+      (await renew.all(JSON.stringify(renewals.map((r) => [r.id, r.token, r.leaseUntil])))).map((r) => r.id),
+    leftByNode: (node, liveOwners, limit) => leftByThisNode.all(node, JSON.stringify(liveOwners), limit),
+    expiredLeases: (now, kinds, limit) => expired.all(now, JSON.stringify(kinds), limit),
+    releaseExpired: (id, token, next, error, now) => counted(releaseExpired.all(next, error, now, id, token, now)),
+    releaseOrphan: (id, token, next, error, at) => counted(releaseOrphan.all(next, error, at, id, token)),
+    enqueue: async (job) =>
+      (
+        await insert.all(
+          job.id,
+          job.kind,
+          job.workspaceId,
+          JSON.stringify(job.payload),
+          job.runAt,
+          job.maxAttempts,
+          job.uniqueKey,
+          job.at,
+          job.at,
+        )
+      ).length > 0,
+    moveSooner: (uniqueKey, runAt, at) => counted(sooner.all(runAt, at, uniqueKey, runAt)),
+    oldestDueAt: async (now) => (await oldestDue.get(now))?.run_at ?? null,
+    countsByKindAndState: () => counts.all(),
+    runningPastLease: async (before) => (await overdue.get(before))?.n ?? 0,
+    queueCounts: (now, since) => queue.get(now, since),
+    recentFailed: (workspaceId, limit) => failed.all(workspaceId, workspaceId, limit),
+  };
+};
+
+export const jobStatements = dialectStatements<JobStatements>({
+  sqlite: sqliteJobStatements,
+  postgres: postgresJobStatements,
+});

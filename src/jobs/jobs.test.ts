@@ -1,6 +1,5 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { describe, expect, test } from "bun:test";
+import { openTestDatabase } from "../../test/kit/database";
 import { join } from "node:path";
 import { z } from "zod";
 import { sql } from "drizzle-orm";
@@ -9,23 +8,17 @@ import { execute, rowsOf } from "../db/store";
 import { transact } from "../db/tx";
 import { manualClock, systemClock, type Clock } from "../lib/clock";
 import { createLogger } from "../lib/logger";
-import { openMigratedDatabase } from "../../test/kit/database.sqlite";
+import { onPostgres } from "../../test/kit/postgres";
 import { backoffDelay, defineJob, PermanentFailure, RetryLater, type AnyJob } from "./define";
 import { enqueueByName } from "./enqueue";
+import { jobStatements } from "./jobs.statements";
 import { createJobRunner, type RunnerOptions } from "./runner";
 import { until } from "../../test/kit/until";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function freshDb(): { db: Db; path: string } {
-  const dir = mkdtempSync(join(tmpdir(), "desk-jobs-"));
-  dirs.push(dir);
-  const path = join(dir, "desk.db");
-  const db = openMigratedDatabase(path);
-  return { db, path };
+/** A migrated database of its own, on the engine the tests run on (`path`: where a second process opens it). */
+async function freshDb(): Promise<{ db: Db; path: string }> {
+  const { db, where } = await openTestDatabase();
+  return { db, path: where };
 }
 
 type JobState = { state: string; attempts: number; run_at: string; last_error: string | null; max_attempts: number };
@@ -48,11 +41,24 @@ function runnerFor<C extends Clock = ReturnType<typeof manualClock>>(
   };
 }
 
+/** The rows each claim statement of the runners on `db` took, per kind, in order. */
+function recordClaims(db: Db): Array<[string, number]> {
+  const claims: Array<[string, number]> = [];
+  const statements = jobStatements(db);
+  const claimDue = statements.claimDue;
+  statements.claimDue = async (claim) => {
+    const rows = await claimDue(claim);
+    if (rows.length > 0) claims.push([claim.kind, rows.length]);
+    return rows;
+  };
+  return claims;
+}
+
 const later = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("job runner", () => {
   test("a job waits for its run_at", async () => {
-    const { db } = freshDb();
+    const { db } = await freshDb();
     const ran: string[] = [];
     const { runner, clock } = runnerFor(db, [
       defineJob({ schema: z.object({ n: z.string() }), name: "t.later", handler: (p) => void ran.push(p.n) }),
@@ -66,7 +72,7 @@ describe("job runner", () => {
   });
 
   test("failures retry with exponential backoff and jitter, then fail after max attempts", async () => {
-    const { db } = freshDb();
+    const { db } = await freshDb();
     let calls = 0;
     const flaky = defineJob({
       schema: z.unknown(),
@@ -107,7 +113,7 @@ describe("job runner", () => {
   });
 
   test("RetryLater picks the time; PermanentFailure and an invalid payload stop at once", async () => {
-    const { db } = freshDb();
+    const { db } = await freshDb();
     const { runner, clock } = runnerFor(db, [
       defineJob({
         schema: z.unknown(),
@@ -137,7 +143,7 @@ describe("job runner", () => {
   });
 
   test("a job's own maxAttempts overrides the kind's policy", async () => {
-    const { db } = freshDb();
+    const { db } = await freshDb();
     const { runner } = runnerFor(db, [
       defineJob({
         schema: z.unknown(),
@@ -153,8 +159,9 @@ describe("job runner", () => {
     expect(await jobRow(db, id)).toMatchObject({ state: "failed", attempts: 1 });
   });
 
-  test("a job left running by a killed process runs again after start", async () => {
-    const { db, path } = freshDb();
+  // The fixture opens the SQLite file it is given (SQLite-only, as the crash fixtures are).
+  test.skipIf(onPostgres)("a job left running by a killed process runs again after start", async () => {
+    const { db, path } = await freshDb();
     const child = Bun.spawn(["bun", join(import.meta.dir, "jobs.crash-fixture.ts"), path], {
       stdout: "pipe",
       stderr: "inherit",
@@ -194,7 +201,7 @@ describe("job runner", () => {
   });
 
   test("an interrupted run that was its last attempt fails at start instead of looping", async () => {
-    const { db } = freshDb();
+    const { db } = await freshDb();
     const id = await add(db, "t.poison", {}, { maxAttempts: 1 });
     await execute(db, sql`UPDATE jobs SET state = 'running', attempts = 1 WHERE id = ${id}`);
     const { runner } = runnerFor(db, [defineJob({ schema: z.unknown(), name: "t.poison", handler() {} })]);
@@ -204,7 +211,7 @@ describe("job runner", () => {
   });
 
   test("a recurring job keeps exactly one run queued at its next cron time", async () => {
-    const { db } = freshDb();
+    const { db } = await freshDb();
     let runs = 0;
     const clock = manualClock(new Date("2026-03-01T10:02:00Z"));
     const { runner } = runnerFor(
@@ -225,7 +232,7 @@ describe("job runner", () => {
   });
 
   test("no more than the kind's concurrency run at once", async () => {
-    const { db } = freshDb();
+    const { db } = await freshDb();
     let active = 0;
     let peak = 0;
     const slow = defineJob({
@@ -247,7 +254,7 @@ describe("job runner", () => {
   });
 
   test("stop lets a short run finish and hands a long one back without spending an attempt", async () => {
-    const { db } = freshDb();
+    const { db } = await freshDb();
     let release = () => {};
     const { runner } = runnerFor(db, [
       defineJob({
@@ -281,7 +288,7 @@ describe("job runner", () => {
   });
 
   test("a run past its lease is aborted, counted as a failed attempt, and frees its slot", async () => {
-    const { db } = freshDb();
+    const { db } = await freshDb();
     let aborted = false;
     const { runner } = runnerFor(db, [
       defineJob({
@@ -306,7 +313,7 @@ describe("job runner", () => {
   });
 
   test("a burst of due jobs starts in bounded turns, yielding to the event loop between them", async () => {
-    const { db } = freshDb();
+    const { db } = await freshDb();
     let done = 0;
     const { runner } = runnerFor(
       db,
@@ -322,15 +329,19 @@ describe("job runner", () => {
           sql`SELECT count(*) AS n FROM jobs WHERE kind = 't.burst' AND state != 'queued'`,
         )
       )[0]!.n;
+    const claims = recordClaims(db);
     await runner.start();
-    expect(await running()).toBe(16);
+    // The start's turn, read from its claim statements: on PostgreSQL its runs may already have
+    // finished and the next turn begun while it armed its timer (both await the network).
+    expect(claims[0]).toEqual(["t.burst", 16]);
     await until(() => done === 40);
     await runner.stop();
     expect(await running()).toBe(40);
+    expect(claims.every(([, n]) => n <= 16)).toBe(true);
   });
 
   test("customer work has its own share of each turn: a flood of background jobs never takes its starts", async () => {
-    const { db } = freshDb();
+    const { db } = await freshDb();
     const started: string[] = [];
     const handler = (name: string) => () => void started.push(name);
     const background = defineJob({ schema: z.unknown(), name: "t.index", concurrency: 40, handler: handler("index") });
@@ -349,16 +360,18 @@ describe("job runner", () => {
       (
         await rowsOf<{ n: number }>(db, sql`SELECT count(*) AS n FROM jobs WHERE kind = ${kind} AND state != 'queued'`)
       )[0]!.n;
+    const claims = recordClaims(db);
     await runner.start();
     // The first turn: every mail starts, and the background kind still gets its whole budget.
-    expect(await claimed("t.mail")).toBe(4);
-    expect(await claimed("t.index")).toBe(16);
+    expect(Object.fromEntries(claims.slice(0, 2))).toEqual({ "t.mail": 4, "t.index": 16 });
     await until(() => started.length === 44);
     await runner.stop();
+    expect(await claimed("t.mail")).toBe(4);
+    expect(await claimed("t.index")).toBe(40);
   });
 
   test("enqueue wakes a started runner at once", async () => {
-    const { db } = freshDb();
+    const { db } = await freshDb();
     const ran: number[] = [];
     const { runner } = runnerFor(
       db,

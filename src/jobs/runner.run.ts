@@ -76,7 +76,8 @@ async function execute<D>(state: RunnerState<D>, run: Run<D>): Promise<void> {
   const leaseTimer = setTimeout(async () => {
     // The run overstayed its lease: count it as a failed attempt and free its slot.
     run.controller.abort(new Error("lease expired"));
-    settle(state, run, { ok: false, error: new Error(`run exceeded its ${leaseMs} ms lease`) }, writeNow).catch(
+    // Written before the slot is freed (on PostgreSQL the write awaits the network).
+    await settle(state, run, { ok: false, error: new Error(`run exceeded its ${leaseMs} ms lease`) }, writeNow).catch(
       (writeError: unknown) => logger.error({ err: writeError, job_id: row.id }, "could not record a job outcome"),
     );
     await release(state, run);

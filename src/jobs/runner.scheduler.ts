@@ -27,6 +27,16 @@ export async function tick<D>(state: RunnerState<D>, only: Set<string> | null = 
     return;
   }
   state.ticking = true;
+  state.turn = turn(state, only);
+  try {
+    await state.turn;
+  } finally {
+    state.turn = null;
+  }
+}
+
+/** The turn's claims, then its timer; it logs what fails rather than rejecting. */
+async function turn<D>(state: RunnerState<D>, only: Set<string> | null): Promise<void> {
   let unfinished: string[] = [];
   try {
     // Runs of a dead or stalled runner (any node) whose lease ran out: their kinds may have work again.

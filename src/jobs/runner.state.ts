@@ -45,6 +45,8 @@ export type RunnerState<D> = {
   started: boolean;
   stopping: boolean;
   ticking: boolean;
+  /** The scheduler turn in flight (its claims and timer), which a stop waits for. */
+  turn: Promise<void> | null;
   tickAgain: boolean;
   wakeQueued: boolean;
   /** Kinds a scheduler turn must claim for: a freed slot only concerns its own kind; null means all. */

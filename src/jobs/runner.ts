@@ -67,6 +67,7 @@ export function createJobRunner<D>(options: RunnerOptions<D>): JobRunner {
     started: false,
     stopping: false,
     ticking: false,
+    turn: null,
     tickAgain: false,
     wakeQueued: false,
     kindsToClaim: new Set(),
@@ -117,6 +118,8 @@ async function stopRunner<D>(state: RunnerState<D>, graceMs: number): Promise<vo
   state.stopping = true;
   if (state.timer) clearTimeout(state.timer);
   state.timer = null;
+  // A turn still claiming (its statements await the network on PostgreSQL) starts its runs first.
+  await state.turn;
   const pending = [...state.runs.values()].map((r) => r.promise);
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<"timeout">((resolve) => {

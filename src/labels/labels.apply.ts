@@ -26,7 +26,6 @@ import {
 } from "./labels.statements";
 import { recordTags, tagGroups, tags } from "./labels.table";
 import { deskClock } from "../db/desk-clock";
-import { listParam } from "../db/dialect";
 import { dbOf } from "../db/tx";
 
 export type { TagRef } from "./labels.present";
@@ -95,8 +94,8 @@ export async function insertLabel(
   return row;
 }
 
-export const labelCount = async (db: Queryable, workspaceId: string): Promise<number> =>
-  labelStatements(db).count.get(workspaceId)?.n ?? 0;
+export const labelCount = (db: Queryable, workspaceId: string): Promise<number> =>
+  labelStatements(db).count(workspaceId);
 
 function namesOf(list: unknown, member: string, errors: FieldError[]): NamedLabel[] {
   if (list === undefined) return [];
@@ -209,10 +208,10 @@ export async function applyLabelWrite(
   const added = next.filter((l) => !beforeIds.has(l.id));
   const removed = before.filter((l) => !nextIds.has(l.id));
   const statements = labelStatements(tx);
-  for (const label of removed) statements.detach.run(kind, recordId, label.id);
+  for (const label of removed) await statements.detach(kind, recordId, label.id);
   if (added.length) {
     const now = deskClock(dbOf(tx)).now().toISOString();
-    for (const label of added) statements.attach.run(ctx.workspaceId, kind, recordId, label.id, now);
+    for (const label of added) await statements.attach(ctx.workspaceId, kind, recordId, label.id, now);
   }
   return {
     added: added.map(presentTagRef),
@@ -229,8 +228,8 @@ export async function labelsOf(db: Queryable, kind: LabelKind, recordIds: string
   const statements = labelStatements(db);
   const rows =
     out.size === 1
-      ? statements.refsOfOne.all(kind, recordIds[0]!)
-      : statements.refsOfMany.all(kind, listParam([...out.keys()]));
+      ? await statements.refsOfOne(kind, recordIds[0]!)
+      : await statements.refsOfMany(kind, [...out.keys()]);
   for (const row of rows) out.get(row.recordId)!.push(presentTagRef(row));
   return out;
 }

@@ -1,5 +1,5 @@
 import { execute, first, one } from "../db/store";
-import { and, asc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import type { Db, Queryable, Tx } from "../db/database";
@@ -92,7 +92,7 @@ export async function listTags(db: Queryable, ctx: RequestContext, query: TagLis
       .from(tags)
       .leftJoin(tagGroups, eq(tagGroups.id, tags.groupId))
       .where(and(...conditions))
-      .orderBy(asc(tagGroups.position), asc(tagGroups.id), asc(tags.position), asc(tags.nameKey))
+      .orderBy(...parts.listOrderSql(tagGroups.position, tagGroups.id, tags.position, tags.nameKey))
   ).map((r) => r.tag);
   const usage = await usageOf(
     db,

@@ -14,7 +14,9 @@ import { lastSeq } from "../../test/kit/events";
 const desk: TestDesk = await startTestDesk();
 
 const eventsSince = async (workspaceId: string, afterSeq: number) =>
-  (await desk.deps.db.select().from(events).where(eq(events.workspaceId, workspaceId))).filter((e) => e.seq > afterSeq);
+  (await desk.deps.db.select().from(events).where(eq(events.workspaceId, workspaceId)).orderBy(events.seq)).filter(
+    (e) => e.seq > afterSeq,
+  );
 
 async function newTag(owner: Member, body: Record<string, unknown>) {
   const res = await desk.api("POST", "/v1/tags", { headers: owner.headers, body });
@@ -251,10 +253,11 @@ describe("labels on records", () => {
 
   test("unknown_label when label creation is restricted to admins", async () => {
     const { workspace, owner } = await createWorkspaceWithOwner(desk);
-    await execute(
-      desk.deps.db,
-      sql`UPDATE workspaces SET settings = json_set(settings, '$.label_creation', 'admins') WHERE id = ${workspace.id}`,
-    );
+    const restricted = await desk.api("PATCH", "/v1/workspace", {
+      headers: owner.headers,
+      body: { settings: { label_creation: "admins" } },
+    });
+    expect(restricted.status).toBe(200);
     const agent = await addMember(desk, workspace.id, "agent");
     await newTag(owner, { name: "existing" });
     const res = await contactWith(agent, { tags: ["existing", "brand new"] });
@@ -397,7 +400,7 @@ describe("label limits", () => {
     for (let i = 0; i < 999; i++)
       await execute(
         desk.deps.db,
-        sql`INSERT INTO tags (id, workspace_id, name, name_key, color, description, position, archived, applies_to, created_at, updated_at) VALUES (${`seed-${workspace.id}-${i}`}, ${workspace.id}, ${`seed ${i}`}, ${`seed ${i}`}, 'gray', '', ${i}, 0, '["tickets","contacts","companies"]', '', '')`,
+        sql`INSERT INTO tags (id, workspace_id, name, name_key, color, description, position, archived, applies_to, created_at, updated_at) VALUES (${`seed-${workspace.id}-${i}`}, ${workspace.id}, ${`seed ${i}`}, ${`seed ${i}`}, 'gray', '', ${i}, false, '["tickets","contacts","companies"]', '', '')`,
       );
     await newTag(owner, { name: "the thousandth" });
     const over = await desk.api("POST", "/v1/tags", { headers: owner.headers, body: { name: "one more" } });

@@ -11,11 +11,18 @@ const { workspace } = await createWorkspaceWithOwner(desk);
 
 const sendPayloads = async () =>
   (
-    await rowsOf<{ payload: string }>(
+    await rowsOf<{ payload: unknown }>(
       desk.deps.db,
       sql`SELECT payload FROM jobs WHERE kind = 'mail.send_reply' AND workspace_id = ${workspace.id}`,
     )
-  ).map((r) => JSON.parse(r.payload) as { message_id: string; auto_reply?: boolean });
+  ).map(
+    // JSON text on SQLite; PostgreSQL's client gives a jsonb column parsed.
+    (r) =>
+      (typeof r.payload === "string" ? JSON.parse(r.payload) : r.payload) as {
+        message_id: string;
+        auto_reply?: boolean;
+      },
+  );
 
 test("the auto-reply says so explicitly through the ticket API; other replies are sent unmarked", async () => {
   const ctx = systemContext(workspace.id);

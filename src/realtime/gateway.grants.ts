@@ -4,6 +4,7 @@ import { teamTopic, workspaceTopic } from "../events/envelope";
 import type { ReadGrant } from "../events/visibility";
 import type { Gateway, GatewayDeps, Grants, Socket, SocketData } from "./gateway.state";
 import { shut } from "./gateway.state";
+import { holdWorkspace, releaseWorkspace } from "./gateway.publish";
 import { CLOSE } from "./realtime.protocol";
 
 /**
@@ -79,12 +80,30 @@ function closeWhere(gateway: Gateway, match: (data: SocketData) => boolean): voi
 /** Sessions, memberships or keys ended: their sockets close; grants changed: the sockets concerned re-read theirs. */
 export function onAccessSignal(gateway: Gateway, signal: AccessEnded): void {
   if (signal.kind === "grants") {
-    for (const ws of gateway.byWorkspace.get(signal.workspaceId) ?? [])
-      if (signal.userId === null || ws.data.userId === signal.userId)
-        rescope(gateway, ws).catch((error: unknown) => {
-          gateway.log.error({ err: error }, "could not re-read a socket's grants");
-          shut(ws, CLOSE.internal);
-        });
+    const { workspaceId, userId } = signal;
+    gateway.grantChanges.set(workspaceId, (gateway.grantChanges.get(workspaceId) ?? 0) + 1);
+    const concerned = (ws: Socket) => userId === null || ws.data.userId === userId;
+    // The workspace's events wait until the re-reads are done (src/realtime/gateway.publish.ts).
+    const held = holdWorkspace(gateway, workspaceId);
+    const rereads: Promise<void>[] = [];
+    const failed = (ws: Socket) => (error: unknown) => {
+      gateway.log.error({ err: error }, "could not re-read a socket's grants");
+      shut(ws, CLOSE.internal);
+    };
+    for (const ws of gateway.byWorkspace.get(workspaceId) ?? [])
+      if (concerned(ws)) rereads.push(rescope(gateway, ws).catch(failed(ws)));
+    // Sockets admitted while the workspace was held, not in yet: they join with the grants read now.
+    for (const joining of held.joining)
+      if (joining.ws.data.kind === "agent" && concerned(joining.ws))
+        rereads.push(
+          gateway
+            .currentGrants(joining.ws.data)
+            .then((grants) => {
+              joining.grants = grants;
+            })
+            .catch(failed(joining.ws)),
+        );
+    void Promise.allSettled(rereads).then(() => releaseWorkspace(gateway, workspaceId, held));
     return;
   }
   if (signal.kind === "api_key") return closeWhere(gateway, (d) => d.apiKeyId === signal.apiKeyId);

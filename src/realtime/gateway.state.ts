@@ -5,7 +5,7 @@ import type { TokenService } from "../auth/tokens";
 import type { Config } from "../config/config";
 import type { Db } from "../db/database";
 import type { EventCatalogue } from "../events/catalogue";
-import type { Envelope } from "../events/envelope";
+import type { Envelope, StoredEvent } from "../events/envelope";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import type { createPresence, PresenceLookups } from "./presence";
@@ -83,11 +83,23 @@ export type Gateway = {
   byOwnTopic: Map<string, Set<Socket>>;
   /** The last seq published to sockets, per workspace (the lag metric). */
   published: Map<string, number>;
+  /** Workspaces whose publication is held while sockets of theirs read grants (see holdWorkspace). */
+  held: Map<string, Held>;
+  /** Per workspace, how many grant changes were signalled: an admission that read grants across one reads them again. */
+  grantChanges: Map<string, number>;
   counter: ReturnType<typeof createSocketCounter>;
   presence: ReturnType<typeof createPresence<Socket>>;
   /** The holder's grants as they are now (null: access ended). */
   currentGrants(data: SocketData): Promise<Grants | null>;
 };
+
+/**
+ * A workspace's held publication: while `holders` (admissions and grant re-reads in flight) is
+ * above 0, its committed events wait in `events`, in order; sockets admitted meanwhile wait in
+ * `joining` with the grants they read and the seq their replay reached (`after`).
+ */
+export type Held = { holders: number; events: StoredEvent[]; joining: Joining[] };
+export type Joining = { ws: Socket; grants: Grants | null; after: number; joined: () => void };
 
 export const addTo = (map: Map<string, Set<Socket>>, key: string, ws: Socket) => {
   let set = map.get(key);

@@ -62,6 +62,8 @@ function openGateway(deps: GatewayDeps, seqs: ReadonlyArray<{ id: string; event_
     keysByWorkspace: new Map(),
     byOwnTopic: new Map(),
     published: new Map<string, number>(seqs.map((r) => [r.id, r.event_seq])),
+    held: new Map(),
+    grantChanges: new Map(),
     counter: createSocketCounter(globalSocketCap(deps.config.realtimeLimits, deps.fdLimit ?? openFileLimit())),
     // Who is on which ticket (collision detection): in memory only, ended when a socket closes.
     presence: createPresence<Socket>({ lookups: deps.lookups, send }),

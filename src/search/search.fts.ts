@@ -8,8 +8,12 @@ import { ftsIndexes, searchStatements, type FtsIndex } from "./search.statements
  */
 export { ftsIndexes, type FtsIndex };
 
-/** The key by which hits name a row of the owner's table (`row`: the table, or `sql.raw(alias)`). */
-export const ftsHitKeySql = (db: Queryable, row: SQLWrapper): SQL => searchStatements(db).hitKeySql(row);
+/**
+ * The key by which hits name a row of the owner's table (`row`: the table, or `sql.raw(alias)`);
+ * the field values' owner passes its index (PostgreSQL names those hits by the record).
+ */
+export const ftsHitKeySql = (db: Queryable, row: SQLWrapper, index?: FtsIndex): SQL =>
+  searchStatements(db).hitKeySql(row, index);
 
 /** Rowids of the index's newest `cap` hits (FTS5 walks rowids newest first and stops early). */
 export const ftsRowidsSql = (db: Queryable, index: FtsIndex, match: string, cap: number): SQL =>

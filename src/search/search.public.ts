@@ -15,3 +15,4 @@ export {
 } from "./search.query";
 export { bm25Sql, ftsHitKeySql, ftsIndexes, ftsRowidsSql, ftsScoredHitsSql, type FtsIndex } from "./search.fts";
 export { flushSearchStaging, registerSearchStaging } from "./search.staging";
+export { tsQueryText } from "./search.statements";

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from "../db/database";
+import { dialectOf } from "../db/dialect";
 import { isReader } from "../db/runtime";
 import { beforeEachCommit } from "../db/tx";
 import { searchStatements } from "./search.statements";
@@ -15,12 +16,13 @@ import { searchStatements } from "./search.statements";
  */
 export function flushSearchStaging(db: Queryable): void {
   // A read pool connection cannot write, and needs not: staged rows are flushed before every commit.
-  if (isReader(db)) return;
+  if (isReader(db) || dialectOf(db) === "postgres") return;
   searchStatements(db).flushStaged();
 }
 
-/** Registers the pre-commit flush and empties what a previous run left staged. */
+/** Registers the pre-commit flush and empties what a previous run left staged (PostgreSQL stages nothing). */
 export function registerSearchStaging(db: Db): void {
+  if (dialectOf(db) === "postgres") return;
   flushSearchStaging(db);
   beforeEachCommit(db, () => flushSearchStaging(db));
 }
