@@ -106,8 +106,11 @@ export function reactionStateChanged(db: Db, workspaceId: string): void {
   for (const answers of quietCacheOf(db).values()) answers.delete(workspaceId);
 }
 
-/** One pass over every consumer; passes repeat (yielding between them) while events remain. */
-async function pass<D>(state: StepState<D>, consumers: readonly Consumer<D>[]): Promise<number> {
+/**
+ * One pass over every consumer; passes repeat (yielding between them) while events remain and
+ * `goOn()` says so (a stopping runner ends after the batch in hand: the rest is stored and waits).
+ */
+async function pass<D>(state: StepState<D>, consumers: readonly Consumer<D>[], goOn: () => boolean): Promise<number> {
   let total = 0;
   for (;;) {
     let more = false;
@@ -120,7 +123,7 @@ async function pass<D>(state: StepState<D>, consumers: readonly Consumer<D>[]): 
         state.logger.error({ err: error, consumer: consumer.name }, "consumer pass failed");
       }
     }
-    if (!more) return total;
+    if (!more || !goOn()) return total;
     // Lets requests that arrived meanwhile be served between batches.
     await new Promise((resolve) => setImmediate(resolve));
   }
@@ -162,7 +165,7 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
   // `whileStarted`: a pass a wake asked for, which does not start once the runner has stopped.
   function run(whileStarted = false): Promise<number> {
     if (running) return running.then(() => (whileStarted && !started ? 0 : run(whileStarted)));
-    running = pass(state, consumers).finally(() => {
+    running = pass(state, consumers, () => !whileStarted || started).finally(() => {
       running = null;
       arm();
     });

@@ -345,7 +345,7 @@ describe("DELETE /v1/workspace", () => {
       (
         await rowsOf<Record<string, unknown>>(
           desk.deps.db,
-          sql`SELECT last_seq > 0 AS kept FROM event_seqs WHERE workspace_id = ${workspace.id}`,
+          sql`SELECT CASE WHEN last_seq > 0 THEN 1 ELSE 0 END AS kept FROM event_seqs WHERE workspace_id = ${workspace.id}`,
         )
       )[0],
     ).toEqual({
@@ -355,7 +355,7 @@ describe("DELETE /v1/workspace", () => {
       (
         await rowsOf<Record<string, unknown>>(
           desk.deps.db,
-          sql`SELECT state, last_error FROM jobs WHERE kind = 'workspaces.purge' AND payload LIKE ${`%${workspace.id}%`}`,
+          sql`SELECT state, last_error FROM jobs WHERE kind = 'workspaces.purge' AND CAST(payload AS text) LIKE ${`%${workspace.id}%`}`,
         )
       )[0],
     ).toEqual({ state: "done", last_error: null });
