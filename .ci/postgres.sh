@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs a command against a PostgreSQL 15 cluster of its own: installs Debian's server when missing,
-# starts a cluster under a temporary directory on a free loopback port, exports DESK_DATABASE_URL
-# (the server's `postgres` database, from which the tests create one database per desk), runs the
-# command, and stops the cluster whatever the command did.
+# Runs a command beside a PostgreSQL 15 cluster of its own: installs Debian's server when missing,
+# starts a cluster under a temporary directory on a free loopback port, exports DESK_TEST_POSTGRES_URL
+# (the server's `postgres` database, from which tests create one database per desk), runs the
+# command, and stops the cluster whatever the command did. The SQLite suite uses the server only
+# for tests that need both engines (desk migrate-to); scripts/test-postgres.ts runs the suite on it.
 #   bash .ci/postgres.sh bun scripts/test-postgres.ts
 set -euo pipefail
 bin=/usr/lib/postgresql/15/bin
@@ -29,5 +30,5 @@ stop() {
   rm -rf "$dir"
 }
 trap stop EXIT
-export DESK_DATABASE_URL="postgres://desk@127.0.0.1:$port/postgres"
+export DESK_TEST_POSTGRES_URL="postgres://desk@127.0.0.1:$port/postgres"
 "$@"

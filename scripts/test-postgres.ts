@@ -1,13 +1,15 @@
 /**
- * The test suite on PostgreSQL (DESK_DATABASE_URL names a server database the tests may create
- * databases from; `.ci/postgres.sh` starts one): every test file but those about SQLite itself
- * (`*.sqlite.test.ts`), or only those under the paths given.
+ * The test suite on PostgreSQL: every test file but those about SQLite itself (`*.sqlite.test.ts`),
+ * or only those under the paths given, in a process whose DESK_DATABASE_URL is the server database
+ * the tests create one database per desk from (DESK_TEST_POSTGRES_URL; `.ci/postgres.sh` starts a
+ * server and sets it).
  *   bash .ci/postgres.sh bun scripts/test-postgres.ts [path …]
  */
 import { Glob } from "bun";
 
-if (!/^postgres(ql)?:\/\//.test(process.env.DESK_DATABASE_URL ?? "")) {
-  console.error("DESK_DATABASE_URL must name a PostgreSQL server (bash .ci/postgres.sh bun scripts/test-postgres.ts)");
+const server = process.env.DESK_TEST_POSTGRES_URL;
+if (!/^postgres(ql)?:\/\//.test(server ?? "")) {
+  console.error("DESK_TEST_POSTGRES_URL must name a PostgreSQL server (bash .ci/postgres.sh bun scripts/test-postgres.ts)");
   process.exit(2);
 }
 const under = process.argv.slice(2);
@@ -17,5 +19,8 @@ for (const pattern of ["src/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.te
     if (!file.endsWith(".sqlite.test.ts") && (under.length === 0 || under.some((p) => file.startsWith(p))))
       files.push(`./${file}`);
 files.sort();
-const run = Bun.spawnSync(["bun", "test", ...files], { stdio: ["inherit", "inherit", "inherit"], env: process.env });
+const run = Bun.spawnSync(["bun", "test", ...files], {
+  stdio: ["inherit", "inherit", "inherit"],
+  env: { ...process.env, DESK_DATABASE_URL: server },
+});
 process.exit(run.exitCode ?? 1);
