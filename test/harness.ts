@@ -88,11 +88,13 @@ export async function startTestDesk(
     return { status: response.status, headers: response.headers, body: parsed, text };
   };
   if (!options.keepAlive) {
+    // A stop waits for the reactions in hand (a consumer's batch, a running job): on PostgreSQL each is
+    // a transaction with round trips, which a loaded machine can stretch past the default 5 s.
     afterAll(async () => {
       await desk.stop().catch(() => {});
       await database?.drop();
       rmSync(dataDir, { recursive: true, force: true });
-    });
+    }, 20_000);
   }
   return Object.assign(desk, { dataDir, api });
 }

@@ -1,3 +1,4 @@
+// Group commit is SQLite's: on PostgreSQL every change commits before transact returns, so a door cannot get ahead of it.
 import { afterAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { createWorkspaceWithOwner } from "../../test/factories";
