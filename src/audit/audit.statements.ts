@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
+import { postgresQuery } from "../db/postgres/query";
 import { sqliteOf } from "../db/sqlite/prepared";
 
 /** One audit row to store; `dataJson` already JSON. */
@@ -25,6 +26,34 @@ export interface AuditStatements {
   /** Stores one audit row in the caller's transaction. */
   insert(row: AuditInsert): Promise<void>;
 }
+
+type InsertParams = [
+  string,
+  string,
+  string,
+  string | null,
+  string | null,
+  string,
+  string,
+  string | null,
+  string,
+  string | null,
+  string,
+];
+
+const insertParams = (row: AuditInsert): InsertParams => [
+  row.id,
+  row.workspaceId,
+  row.actorType,
+  row.actorUserId,
+  row.actorApiKeyId,
+  row.action,
+  row.entityType,
+  row.entityId,
+  row.dataJson,
+  row.ip,
+  row.createdAt,
+];
 
 export const auditStatements = dialectStatements<AuditStatements>({
   sqlite: (db: Queryable) => {
@@ -62,6 +91,17 @@ export const auditStatements = dialectStatements<AuditStatements>({
           row.createdAt,
         );
       },
+    };
+  },
+  postgres: (db: Queryable) => {
+    // `data` arrives as JSON text: `::text::jsonb` parses it (a bare jsonb parameter would store the
+    // text as a JSON string).
+    const insert = postgresQuery<unknown, InsertParams>(
+      db,
+      "INSERT INTO audit_logs (id, workspace_id, actor_type, actor_user_id, actor_api_key_id, action, entity_type, entity_id, data, ip, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?::text::jsonb, ?, ?)",
+    );
+    return {
+      insert: (row) => insert.run(...insertParams(row)),
     };
   },
 });

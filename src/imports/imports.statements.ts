@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
+import { postgresQuery } from "../db/postgres/query";
 import { sqliteOf } from "../db/sqlite/prepared";
 import { importMappings } from "./imports.table";
 
@@ -56,4 +57,43 @@ const sqliteImportStatements = (db: Queryable): ImportStatements => {
   };
 };
 
-export const importStatements = dialectStatements<ImportStatements>({ sqlite: sqliteImportStatements });
+/**
+ * PostgreSQL: `data` is jsonb, read back as its text (`::text`, which JSON.parse reads alike) and
+ * written from JSON text (`::text::jsonb`: a bare jsonb parameter would store the text as a JSON string).
+ */
+const postgresImportStatements = (db: Queryable): ImportStatements => {
+  const get = postgresQuery<RawMapping, [string, string, string, string, string]>(
+    db,
+    `SELECT ${m.deskId.name} AS desk_id, ${m.sourceUpdatedAt.name} AS source_updated_at, ${m.data.name}::text AS data FROM import_mappings
+     WHERE ${m.workspaceId.name} = ? AND ${m.source.name} = ? AND ${m.account.name} = ? AND ${m.kind.name} = ? AND ${m.sourceId.name} = ?`,
+  );
+  const save = postgresQuery<unknown, [string, string, string, string, string, string, string | null, string | null]>(
+    db,
+    `INSERT INTO import_mappings (${m.workspaceId.name}, ${m.source.name}, ${m.account.name}, ${m.kind.name}, ${m.sourceId.name}, ${m.deskId.name}, ${m.sourceUpdatedAt.name}, ${m.data.name})
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?::text::jsonb)
+     ON CONFLICT (${m.workspaceId.name}, ${m.source.name}, ${m.account.name}, ${m.kind.name}, ${m.sourceId.name})
+     DO UPDATE SET ${m.deskId.name} = excluded.${m.deskId.name}, ${m.sourceUpdatedAt.name} = excluded.${m.sourceUpdatedAt.name}, ${m.data.name} = excluded.${m.data.name}`,
+  );
+  return {
+    mapping: async (k) => {
+      const row = await get.get(k.workspaceId, k.source, k.account, k.kind, k.sourceId);
+      return row ? { deskId: row.desk_id, sourceUpdatedAt: row.source_updated_at, dataJson: row.data } : undefined;
+    },
+    saveMapping: (k, mapping) =>
+      save.run(
+        k.workspaceId,
+        k.source,
+        k.account,
+        k.kind,
+        k.sourceId,
+        mapping.deskId,
+        mapping.sourceUpdatedAt,
+        mapping.dataJson,
+      ),
+  };
+};
+
+export const importStatements = dialectStatements<ImportStatements>({
+  sqlite: sqliteImportStatements,
+  postgres: postgresImportStatements,
+});

@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
+import { postgresQuery } from "../db/postgres/query";
 import { sqliteOf } from "../db/sqlite/prepared";
 import { inboundReceipts } from "./inbound.table";
 
@@ -32,18 +33,16 @@ const r = {
   createdAt: inboundReceipts.createdAt.name,
 };
 
+const RECEIPT = `SELECT ${r.outcome} AS outcome FROM inbound_receipts WHERE ${r.mailboxId} = +? AND ${r.dedupeKey} = +?`;
+const CLAIM = `INSERT INTO inbound_receipts (${r.mailboxId}, ${r.dedupeKey}, ${r.workspaceId}, ${r.outcome}, ${r.createdAt}) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT DO NOTHING RETURNING ${r.dedupeKey} AS k`;
+const RECORD_TARGET = `UPDATE inbound_receipts SET ${r.ticketId} = ?, ${r.deskMessageId} = ? WHERE ${r.mailboxId} = ? AND ${r.dedupeKey} = ?`;
+
 const sqliteInboundStatements = (db: Queryable): InboundStatements => {
   const sqlite = sqliteOf(db);
-  const receipt = sqlite.query<{ outcome: string }, [string, string]>(
-    `SELECT ${r.outcome} AS outcome FROM inbound_receipts WHERE ${r.mailboxId} = +? AND ${r.dedupeKey} = +?`,
-  );
-  const claim = sqlite.query<{ k: string }, [string, string, string, string, string]>(
-    `INSERT INTO inbound_receipts (${r.mailboxId}, ${r.dedupeKey}, ${r.workspaceId}, ${r.outcome}, ${r.createdAt}) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT DO NOTHING RETURNING ${r.dedupeKey} AS k`,
-  );
-  const recordTarget = sqlite.query<unknown, [string, string, string, string]>(
-    `UPDATE inbound_receipts SET ${r.ticketId} = ?, ${r.deskMessageId} = ? WHERE ${r.mailboxId} = ? AND ${r.dedupeKey} = ?`,
-  );
+  const receipt = sqlite.query<{ outcome: string }, [string, string]>(RECEIPT);
+  const claim = sqlite.query<{ k: string }, [string, string, string, string, string]>(CLAIM);
+  const recordTarget = sqlite.query<unknown, [string, string, string, string]>(RECORD_TARGET);
   return {
     receiptOutcome: async (mailboxId, key) => receipt.get(mailboxId, key)?.outcome,
     claimReceipt: async (c) => claim.all(c.mailboxId, c.key, c.workspaceId, c.outcome, c.at).length > 0,
@@ -53,4 +52,19 @@ const sqliteInboundStatements = (db: Queryable): InboundStatements => {
   };
 };
 
-export const inboundStatements = dialectStatements<InboundStatements>({ sqlite: sqliteInboundStatements });
+/** PostgreSQL: the same texts; a claim another ingest holds returns no row (`ON CONFLICT DO NOTHING`). */
+const postgresInboundStatements = (db: Queryable): InboundStatements => {
+  const receipt = postgresQuery<{ outcome: string }, [string, string]>(db, RECEIPT);
+  const claim = postgresQuery<{ k: string }, [string, string, string, string, string]>(db, CLAIM);
+  const recordTarget = postgresQuery<unknown, [string, string, string, string]>(db, RECORD_TARGET);
+  return {
+    receiptOutcome: async (mailboxId, key) => (await receipt.get(mailboxId, key))?.outcome,
+    claimReceipt: async (c) => (await claim.all(c.mailboxId, c.key, c.workspaceId, c.outcome, c.at)).length > 0,
+    recordReceiptTarget: (mailboxId, key, ticketId, messageId) => recordTarget.run(ticketId, messageId, mailboxId, key),
+  };
+};
+
+export const inboundStatements = dialectStatements<InboundStatements>({
+  sqlite: sqliteInboundStatements,
+  postgres: postgresInboundStatements,
+});

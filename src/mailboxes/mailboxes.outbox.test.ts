@@ -94,9 +94,10 @@ describe("a system mailbox without DESK_SMTP_URL says its mail only reaches the 
     const mailbox = await systemMailbox(plain, owner);
     const message = await replyOnEmailTicket(plain, owner, mailbox.id);
     expect(message).toMatchObject({ delivery_status: "sent", delivery_via: "outbox", delivery_error: "" });
+    // The JSON as text on both engines (jsonb on PostgreSQL).
     const events = await rowsOf<{ data: string }>(
       plain.deps.db,
-      sql`SELECT data FROM events WHERE workspace_id = ${workspace.id} AND type = 'message.updated'`,
+      sql`SELECT CAST(data AS TEXT) AS data FROM events WHERE workspace_id = ${workspace.id} AND type = 'message.updated'`,
     );
     expect(events.map((e) => JSON.parse(e.data).message.delivery_via)).toContain("outbox");
     const outbox = join(plain.dataDir, "outbox");

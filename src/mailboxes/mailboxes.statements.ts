@@ -1,7 +1,9 @@
 import { inArray, or, sql } from "drizzle-orm";
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
+import { postgresQuery } from "../db/postgres/query";
 import { sqliteDrizzleOf, sqliteOf } from "../db/sqlite/prepared";
+import { first } from "../db/store";
 import type { MailboxRow } from "./mailboxes.present";
 import { mailboxesTable } from "./mailboxes.definition";
 import { mailboxes } from "./mailboxes.table";
@@ -32,6 +34,10 @@ const c = {
   status: mailboxes.status.name,
 };
 
+const STATUS_BY_ADDRESS = `SELECT ${c.status} AS status FROM mailboxes WHERE ${c.email} IN (?, ?) OR ${c.forwardingAddress} IN (?, ?)`;
+const OWN_ADDRESS = `SELECT ${c.id} AS id FROM mailboxes WHERE ${c.workspaceId} = +? AND ${c.email} = +?`;
+const IN_WORKSPACE = `SELECT ${c.id} FROM mailboxes WHERE ${c.id} = +? AND ${c.workspaceId} = +?`;
+
 export const mailboxStatements = dialectStatements<MailboxStatements>({
   sqlite: (db: Queryable) => {
     const sqlite = sqliteOf(db);
@@ -47,20 +53,33 @@ export const mailboxStatements = dialectStatements<MailboxStatements>({
       )
       .prepare();
     // The same rows as the builder would give, read without its per-row mapping.
-    const statusByAddress = sqlite.query<{ status: string }, [string, string, string, string]>(
-      `SELECT ${c.status} AS status FROM mailboxes WHERE ${c.email} IN (?, ?) OR ${c.forwardingAddress} IN (?, ?)`,
-    );
-    const ownAddress = sqlite.query<{ id: string }, [string, string]>(
-      `SELECT ${c.id} AS id FROM mailboxes WHERE ${c.workspaceId} = +? AND ${c.email} = +?`,
-    );
-    const inWorkspace = sqlite.query<{ id: string }, [string, string]>(
-      `SELECT ${c.id} FROM mailboxes WHERE ${c.id} = +? AND ${c.workspaceId} = +?`,
-    );
+    const statusByAddress = sqlite.query<{ status: string }, [string, string, string, string]>(STATUS_BY_ADDRESS);
+    const ownAddress = sqlite.query<{ id: string }, [string, string]>(OWN_ADDRESS);
+    const inWorkspace = sqlite.query<{ id: string }, [string, string]>(IN_WORKSPACE);
     return {
       byAddress: async (address, base) => byAddress.get({ address, base }),
       statusByAddress: async (address, base) => statusByAddress.get(address, base, address, base)?.status,
       isOwnAddress: async (workspaceId, email) => ownAddress.get(workspaceId, email) !== null,
       existsInWorkspace: async (workspaceId, mailboxId) => inWorkspace.get(mailboxId, workspaceId) !== null,
+    };
+  },
+  postgres: (db: Queryable) => {
+    const statusByAddress = postgresQuery<{ status: string }, [string, string, string, string]>(db, STATUS_BY_ADDRESS);
+    const ownAddress = postgresQuery<{ id: string }, [string, string]>(db, OWN_ADDRESS);
+    const inWorkspace = postgresQuery<{ id: string }, [string, string]>(db, IN_WORKSPACE);
+    return {
+      // The whole row through the builder, which maps its columns (jsonb config, boolean flags).
+      byAddress: async (address, base) =>
+        first(
+          await db
+            .select()
+            .from(mailboxes)
+            .where(or(inArray(mailboxes.email, [address, base]), inArray(mailboxes.forwardingAddress, [address, base])))
+            .limit(1),
+        ),
+      statusByAddress: async (address, base) => (await statusByAddress.get(address, base, address, base))?.status,
+      isOwnAddress: async (workspaceId, email) => (await ownAddress.get(workspaceId, email)) !== null,
+      existsInWorkspace: async (workspaceId, mailboxId) => (await inWorkspace.get(mailboxId, workspaceId)) !== null,
     };
   },
 });

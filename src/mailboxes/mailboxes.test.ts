@@ -31,7 +31,8 @@ afterAll(async () => {
 const eventsOf = async (workspaceId: string) =>
   await rowsOf<{ type: string; data: string }>(
     desk.deps.db,
-    sql`SELECT type, data FROM events WHERE workspace_id = ${workspaceId} ORDER BY seq`,
+    // The JSON as text on both engines (jsonb on PostgreSQL).
+    sql`SELECT type, CAST(data AS TEXT) AS data FROM events WHERE workspace_id = ${workspaceId} ORDER BY seq`,
   );
 
 describe("mailboxes CRUD", () => {
@@ -78,7 +79,7 @@ describe("mailboxes CRUD", () => {
     expect(events[0]!.data).not.toContain("hunter22");
     const audit = await rowsOf<{ action: string; data: string }>(
       desk.deps.db,
-      sql`SELECT action, data FROM audit_logs WHERE workspace_id = ${workspace.id}`,
+      sql`SELECT action, CAST(data AS TEXT) AS data FROM audit_logs WHERE workspace_id = ${workspace.id}`,
     );
     expect(audit.map((a) => a.action)).toContain("mailbox.created");
     expect(audit.map((a) => a.data).join()).not.toContain("hunter22");

@@ -82,13 +82,18 @@ const runSync = async () => {
     desk.deps.db,
     sql`UPDATE jobs SET run_at = ${new Date(0).toISOString()} WHERE kind = 'mailbox.sync' AND state = 'queued'`,
   );
-  // The job idles when the server offers IDLE; close its session shortly so drain returns.
-  const closer = setTimeout(
-    () => void import("../inbound/inbound.imap").then((m) => m.closeImapSessions(desk.deps.db)),
-    2000,
-  );
+  // The job idles when the server offers IDLE; close its session shortly so drain returns, and
+  // again every half second: a retry of the previous test's job may log in after the first close
+  // (on PostgreSQL its retry can commit after the UPDATE above, and so start a second later).
+  const close = () => void import("../inbound/inbound.imap").then((m) => m.closeImapSessions(desk.deps.db));
+  let closing: ReturnType<typeof setInterval> | undefined;
+  const closer = setTimeout(() => {
+    close();
+    closing = setInterval(close, 500);
+  }, 2000);
   await desk.jobs.drain();
   clearTimeout(closer);
+  clearInterval(closing);
 };
 const row = async (id: string) =>
   first(await desk.deps.db.select().from(mailboxes).where(eq(mailboxes.id, id)).limit(1))!;

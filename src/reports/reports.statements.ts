@@ -3,6 +3,7 @@ import type { RequestContext } from "../auth/context";
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
 import { sqliteDrizzleOf } from "../db/sqlite/prepared";
+import { rowsOf } from "../db/store";
 import { reportableTicketsSql, reportTicketsSql as T } from "../tickets/tickets.public";
 
 /** A report's range as UTC instants (ISO strings), [from, to). */
@@ -25,10 +26,10 @@ export type ReportTotals = {
 
 /**
  * The report aggregates over the tickets a caller may count (`reportableTicketsSql`), every method
- * one statement. A PostgreSQL twin computes durations with `extract(epoch from a - b) / 60` on
- * timestamptz instead of `julianday`, medians with `percentile_disc(0.5)` (or the same window),
- * JSON members with `->>` and a cast instead of `json_extract`, `greatest` for the scalar `max`, and
- * casts the days' VALUES to timestamptz (`date_trunc`/`AT TIME ZONE` could bucket them instead).
+ * one statement. The PostgreSQL twin computes durations with `extract(epoch from a - b) / 60` on
+ * timestamptz instead of `julianday`, the same lower medians (`greatest` for the scalar `max`, its
+ * subqueries named), JSON members with `->` / `->>` instead of `json_extract`, counts cast to int,
+ * and compares the days' VALUES as text, as SQLite does.
  */
 export type ReportStatements = {
   /** Created, solved and open tickets, median first response and resolution, CSAT and SLA breaches of the span. */
@@ -139,5 +140,97 @@ const sqliteReports = (db: Queryable): ReportStatements => {
   };
 };
 
+/** PostgreSQL's lower median of `rows` (its subqueries named, as PostgreSQL 15 wants; the offset from `greatest`). */
+const pgMedian = (rows: SQL) =>
+  sql`(SELECT r.v FROM (${rows}) AS r ORDER BY r.v LIMIT 1 OFFSET (SELECT greatest(count(*) - 1, 0) / 2 FROM (${rows}) AS c))`;
+
+/** Minutes from `b` to `a` (ISO text), as a double: the seconds between the two instants over 60. */
+const pgMinutes = (a: SQL, b: SQL) => sql`(extract(epoch from (${a})::timestamptz - (${b})::timestamptz) / 60)::float8`;
+
+/**
+ * PostgreSQL: the same statements through `rowsOf`, counts cast to int (they are bigint), durations
+ * from timestamptz differences, JSON members with `->` / `->>` on the jsonb columns.
+ */
+const postgresReports = (db: Queryable): ReportStatements => ({
+  async totals(ctx, span) {
+    const { visible, createdIn, solvedIn } = await scopeOf(db, ctx, span);
+    const firstResponses = sql`SELECT ${pgMinutes(T.firstRespondedAt, T.createdAt)} AS v FROM ${T.table} WHERE ${createdIn} AND ${T.firstRespondedAt} IS NOT NULL`;
+    const resolutions = sql`SELECT ${pgMinutes(T.solvedAt, T.createdAt)} AS v FROM ${T.table} WHERE ${solvedIn}`;
+    const rows = await rowsOf<ReportTotals>(
+      db,
+      sql`SELECT
+      (SELECT count(*)::int FROM ${T.table} WHERE ${createdIn}) AS created,
+      (SELECT count(*)::int FROM ${T.table} WHERE ${solvedIn}) AS solved,
+      (SELECT count(*)::int FROM ${T.table} WHERE ${visible} AND ${T.status} IN ('open', 'pending', 'on_hold')) AS open_now,
+      ${pgMedian(firstResponses)} AS first_response,
+      ${pgMedian(resolutions)} AS resolution,
+      (SELECT avg((${T.csat} ->> 'score')::float8) FROM ${T.table} WHERE ${solvedIn} AND ${T.csat} IS NOT NULL) AS csat_avg,
+      (SELECT count(*)::int FROM ${T.table} WHERE ${solvedIn} AND ${T.csat} IS NOT NULL) AS csat_count,
+      (SELECT count(*)::int FROM ${T.table} WHERE ${createdIn} AND (${T.sla} -> 'breached') = 'true'::jsonb) AS sla_breached`,
+    );
+    return rows[0]!;
+  },
+
+  async byDay(ctx, days) {
+    const visible = await reportableTicketsSql(db, ctx);
+    const dayRows = sql.join(
+      days.map((d) => sql`(${d.date}::text, ${d.from}::text, ${d.to}::text)`),
+      sql`, `,
+    );
+    return await rowsOf<{ date: string; created: number; solved: number }>(
+      db,
+      sql`
+    WITH days(day, lo, hi) AS (VALUES ${dayRows})
+    SELECT days.day AS "date",
+      (SELECT count(*)::int FROM ${T.table} WHERE ${visible} AND ${T.createdAt} >= days.lo AND ${T.createdAt} < days.hi) AS created,
+      (SELECT count(*)::int FROM ${T.table} WHERE ${visible} AND ${T.solvedAt} >= days.lo AND ${T.solvedAt} < days.hi) AS solved
+    FROM days ORDER BY days.day`,
+    );
+  },
+
+  async createdByChannel(ctx, span) {
+    const { createdIn } = await scopeOf(db, ctx, span);
+    return (
+      await rowsOf<{ k: string; n: number }>(
+        db,
+        sql`SELECT ${T.channel} AS k, count(*)::int AS n FROM ${T.table} WHERE ${createdIn} GROUP BY ${T.channel}`,
+      )
+    ).map((row) => ({ channel: row.k, count: row.n }));
+  },
+
+  async createdBySeverity(ctx, span) {
+    const { createdIn } = await scopeOf(db, ctx, span);
+    return (
+      await rowsOf<{ k: string; n: number }>(
+        db,
+        sql`SELECT coalesce(${T.severity}, 'none') AS k, count(*)::int AS n FROM ${T.table} WHERE ${createdIn} GROUP BY 1`,
+      )
+    ).map((row) => ({ severity: row.k, count: row.n }));
+  },
+
+  async byAgent(ctx, span) {
+    const { createdIn, solvedIn } = await scopeOf(db, ctx, span);
+    return await rowsOf<{ user_id: string; solved: number; first_response: number | null }>(
+      db,
+      sql`
+    WITH solved AS (SELECT ${T.assigneeId} AS u, count(*)::int AS n FROM ${T.table} WHERE ${solvedIn} AND ${T.assigneeId} IS NOT NULL GROUP BY ${T.assigneeId}),
+    fr AS (
+      SELECT ${T.assigneeId} AS u, ${pgMinutes(T.firstRespondedAt, T.createdAt)} AS v,
+        row_number() OVER (PARTITION BY ${T.assigneeId} ORDER BY ${pgMinutes(T.firstRespondedAt, T.createdAt)}) AS rn,
+        count(*) OVER (PARTITION BY ${T.assigneeId}) AS cnt
+      FROM ${T.table} WHERE ${createdIn} AND ${T.firstRespondedAt} IS NOT NULL AND ${T.assigneeId} IS NOT NULL
+    ),
+    fr_median AS (SELECT u, v FROM fr WHERE rn = (cnt + 1) / 2),
+    everyone AS (SELECT u FROM solved UNION SELECT u FROM fr_median)
+    SELECT everyone.u AS user_id, coalesce(solved.n, 0) AS solved, fr_median.v AS first_response
+    FROM everyone LEFT JOIN solved ON solved.u = everyone.u LEFT JOIN fr_median ON fr_median.u = everyone.u
+    ORDER BY 2 DESC, 1`,
+    );
+  },
+});
+
 /** The report aggregates of `db`'s engine, built once per connection. */
-export const reportStatements = dialectStatements<ReportStatements>({ sqlite: sqliteReports });
+export const reportStatements = dialectStatements<ReportStatements>({
+  sqlite: sqliteReports,
+  postgres: postgresReports,
+});

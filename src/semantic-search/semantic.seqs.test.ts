@@ -1,25 +1,14 @@
-import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, expect, test } from "bun:test";
+import { openTestDatabase } from "../../test/kit/database";
 import { sql } from "drizzle-orm";
-import { openMigratedDatabase } from "../../test/kit/database.sqlite";
 import type { Db } from "../db/database";
 import { execute, rowsOf } from "../db/store";
 import { transact } from "../db/tx";
 import { storeVector } from "./semantic.store";
 import type { SemanticKind } from "./semantic.table";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function freshDb(): Db {
-  const dir = mkdtempSync(join(tmpdir(), "desk-semantic-seqs-"));
-  dirs.push(dir);
-  return openMigratedDatabase(join(dir, "desk.db"));
-}
+/** A migrated database of the process's engine. */
+const freshDb = async (): Promise<Db> => (await openTestDatabase()).db;
 
 const NOW = "2026-11-28T10:00:00.000Z";
 const store = async (db: Db, workspaceId: string, kind: SemanticKind, docId: string) =>
@@ -40,7 +29,7 @@ const counters = async (db: Db) =>
 
 describe("semantic vector seqs", () => {
   test("come from a counter row per workspace and kind: contiguous, and every write takes the next", async () => {
-    const db = freshDb();
+    const db = await freshDb();
     await store(db, "ws-a", "ticket", "t1");
     await store(db, "ws-a", "ticket", "t2");
     await store(db, "ws-a", "article", "a1");
@@ -61,7 +50,7 @@ describe("semantic vector seqs", () => {
   });
 
   test("a rolled-back write gives its seq back", async () => {
-    const db = freshDb();
+    const db = await freshDb();
     await store(db, "ws-a", "ticket", "t1");
     await expect(
       transact(db, async (tx) => {

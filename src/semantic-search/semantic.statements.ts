@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
+import { postgresQuery } from "../db/postgres/query";
 import { sqliteOf } from "../db/sqlite/prepared";
 import { type SemanticKind, semanticVectors } from "./semantic.table";
 
@@ -39,4 +40,34 @@ const sqliteSemanticStatements = (db: Queryable): SemanticStatements => {
   };
 };
 
-export const semanticStatements = dialectStatements<SemanticStatements>({ sqlite: sqliteSemanticStatements });
+/**
+ * PostgreSQL: the same upsert (its conflict target unqualified, as PostgreSQL's grammar wants), whose
+ * row lock holds a concurrent writer of the workspace and kind until this transaction ends; vectors
+ * come back as `bytea` Buffers (Uint8Arrays).
+ */
+const postgresSemanticStatements = (db: Queryable): SemanticStatements => {
+  const nextSeq = postgresQuery<{ last_seq: number }, [string, string, string, string]>(
+    db,
+    `insert into "semantic_seqs" ("workspace_id", "kind", "last_seq") values (?, ?, (SELECT coalesce(max("semantic_vectors"."seq"), 0) + 1 FROM "semantic_vectors" WHERE "semantic_vectors"."workspace_id" = ? AND "semantic_vectors"."kind" = ?)) on conflict ("workspace_id", "kind") do update set "last_seq" = "semantic_seqs"."last_seq" + 1 returning "last_seq"`,
+  );
+  const v = semanticVectors;
+  type Row = { kind: SemanticKind; doc_id: string; model: string; vector: Uint8Array | null; seq: number };
+  const after = postgresQuery<Row, [string, string, number, number]>(
+    db,
+    `SELECT ${v.kind.name} AS kind, ${v.docId.name} AS doc_id, ${v.model.name} AS model, ${v.vector.name} AS vector, ${v.seq.name} AS seq
+       FROM semantic_vectors WHERE ${v.workspaceId.name} = ? AND ${v.kind.name} = ? AND ${v.seq.name} > ? ORDER BY ${v.seq.name} LIMIT ?`,
+  );
+  return {
+    nextVectorSeq: async (workspaceId, kind) =>
+      Number((await nextSeq.get(workspaceId, kind, workspaceId, kind))?.last_seq),
+    vectorsAfter: async (workspaceId, kind, afterSeq, limit) =>
+      (await after.all(workspaceId, kind, afterSeq, limit)).map(
+        (r): VectorRow => [r.kind, r.doc_id, r.model, r.vector, Number(r.seq)],
+      ),
+  };
+};
+
+export const semanticStatements = dialectStatements<SemanticStatements>({
+  sqlite: sqliteSemanticStatements,
+  postgres: postgresSemanticStatements,
+});

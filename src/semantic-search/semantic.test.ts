@@ -151,8 +151,12 @@ describe("embedding tickets", () => {
     await settle(cold);
     expect(await vectorsOf(cold, workspace.id)).toHaveLength(0);
     await cold.stop();
-    // The same data with an embedding model: the first search starts the backfill.
-    const warm = await startTestDesk({ env: { ...env, DESK_DATA_DIR: cold.dataDir } });
+    // The same data with an embedding model: the first search starts the backfill (on PostgreSQL the
+    // data is the cold desk's database, not its data dir).
+    const coldDatabase = cold.deps.config.databaseUrl;
+    const warm = await startTestDesk({
+      env: { ...env, DESK_DATA_DIR: cold.dataDir, ...(coldDatabase ? { DESK_DATABASE_URL: coldDatabase } : {}) },
+    });
     let budget = EMBED_BATCH;
     fake.embedding = (text) => {
       if (budget-- <= 0) return null;
@@ -171,7 +175,8 @@ describe("embedding tickets", () => {
     expect(res.headers.get("desk-search-mode")).toBe("hybrid");
     expect(res.body.tickets).toHaveLength(5);
     await warm.stop();
-  });
+    // 70 tickets made one change each: seconds on PostgreSQL, where each is a round trip of its own.
+  }, 30_000);
 });
 
 describe("searching", () => {

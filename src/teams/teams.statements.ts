@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/database";
-import { dialectStatements, listParam } from "../db/dialect";
+import { dialectStatements, inListSql, listParam } from "../db/dialect";
+import { postgresQuery } from "../db/postgres/query";
 import { sqliteOf } from "../db/sqlite/prepared";
 import { teams } from "./teams.table";
 
@@ -19,7 +20,8 @@ export type TeamInsert = {
  * once per connection: drizzle builds each query's SQL text in JS on every call, which cost more than
  * running these small statements. The private teams of a member answer synchronously on SQLite
  * (`T | Promise<T>`, as the resolver's slot takes them). The PostgreSQL twin answers Promises, stores
- * `private` as a boolean rather than 0/1, and binds the visible teams as an array (`<> ALL($n)`).
+ * `private` as a boolean rather than 0/1 (`IS TRUE`), and binds the visible teams as JSON text
+ * (`inListSql`'s jsonb list).
  */
 export interface TeamStatements {
   /** Stores a new team. */
@@ -43,22 +45,21 @@ export interface TeamStatements {
 /** Column names come from the table definition. */
 const t = { id: teams.id.name, workspaceId: teams.workspaceId.name, private: teams.private.name };
 
+const INSERT_TEAM =
+  "INSERT INTO teams (id, workspace_id, name, private, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)";
+const INSERT_MEMBER = "INSERT INTO team_members (team_id, user_id) VALUES (?, ?)";
+const DELETE_MEMBERS = "DELETE FROM team_members WHERE team_id = ?";
+const MEMBER_IDS = "SELECT user_id FROM team_members WHERE team_id = +? ORDER BY user_id";
+const TEAM = `SELECT ${t.id} AS id, ${t.private} AS private FROM teams WHERE ${t.id} = +? AND ${t.workspaceId} = +?`;
+
 export const teamStatements = dialectStatements<TeamStatements>({
   sqlite: (db: Queryable) => {
     const sqlite = sqliteOf(db);
-    const insertTeam = sqlite.query<unknown, [string, string, string, number, string, string]>(
-      "INSERT INTO teams (id, workspace_id, name, private, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-    );
-    const insertMember = sqlite.query<unknown, [string, string]>(
-      "INSERT INTO team_members (team_id, user_id) VALUES (?, ?)",
-    );
-    const deleteMembers = sqlite.query<unknown, [string]>("DELETE FROM team_members WHERE team_id = ?");
-    const memberIds = sqlite.query<{ user_id: string }, [string]>(
-      "SELECT user_id FROM team_members WHERE team_id = +? ORDER BY user_id",
-    );
-    const team = sqlite.query<{ id: string; private: number }, [string, string]>(
-      `SELECT ${t.id} AS id, ${t.private} AS private FROM teams WHERE ${t.id} = +? AND ${t.workspaceId} = +?`,
-    );
+    const insertTeam = sqlite.query<unknown, [string, string, string, number, string, string]>(INSERT_TEAM);
+    const insertMember = sqlite.query<unknown, [string, string]>(INSERT_MEMBER);
+    const deleteMembers = sqlite.query<unknown, [string]>(DELETE_MEMBERS);
+    const memberIds = sqlite.query<{ user_id: string }, [string]>(MEMBER_IDS);
+    const team = sqlite.query<{ id: string; private: number }, [string, string]>(TEAM);
     const privateTeam = sqlite.query<{ id: string }, [string, string]>(
       `SELECT ${t.id} AS id FROM teams WHERE ${t.id} = +? AND ${t.workspaceId} = +? AND ${t.private} = 1`,
     );
@@ -87,6 +88,44 @@ export const teamStatements = dialectStatements<TeamStatements>({
       privateTeamOfWorkspace: async (workspaceId, teamId) => privateTeam.get(teamId, workspaceId)?.id ?? undefined,
       privateTeamsOutside: async (workspaceId, visible) => hidden.all(workspaceId, listParam(visible)).map((r) => r.id),
       privateTeamsOfMember: (workspaceId, userId) => ofMember.all(workspaceId, userId).map((r) => r.team_id),
+    };
+  },
+  postgres: (db: Queryable) => {
+    const insertTeam = postgresQuery<unknown, [string, string, string, boolean, string, string]>(db, INSERT_TEAM);
+    const insertMember = postgresQuery<unknown, [string, string]>(db, INSERT_MEMBER);
+    const deleteMembers = postgresQuery<unknown, [string]>(db, DELETE_MEMBERS);
+    const memberIds = postgresQuery<{ user_id: string }, [string]>(db, MEMBER_IDS);
+    const team = postgresQuery<{ id: string; private: boolean }, [string, string]>(db, TEAM);
+    const privateTeam = postgresQuery<{ id: string }, [string, string]>(
+      db,
+      `SELECT ${t.id} AS id FROM teams WHERE ${t.id} = ? AND ${t.workspaceId} = ? AND ${t.private} IS TRUE`,
+    );
+    const hidden = postgresQuery<{ id: string }, [string, string]>(
+      db,
+      `SELECT ${t.id} AS id FROM teams WHERE ${t.workspaceId} = ? AND ${t.private} IS TRUE
+       AND NOT (${inListSql(t.id, "postgres")})`,
+    );
+    const ofMember = postgresQuery<{ team_id: string }, [string, string]>(
+      db,
+      "SELECT tm.team_id FROM team_members tm JOIN teams t ON t.id = tm.team_id WHERE t.workspace_id = ? AND tm.user_id = ? AND t.private IS TRUE",
+    );
+    return {
+      insertTeam: (row) => insertTeam.run(row.id, row.workspaceId, row.name, row.private, row.createdAt, row.updatedAt),
+      insertMembers: async (teamId, userIds) => {
+        for (const userId of userIds) await insertMember.run(teamId, userId);
+      },
+      deleteMembers: (teamId) => deleteMembers.run(teamId),
+      memberIds: async (teamId) => (await memberIds.all(teamId)).map((r) => r.user_id),
+      teamOfWorkspace: async (workspaceId, teamId) => {
+        const row = await team.get(teamId, workspaceId);
+        return row ? { id: row.id, private: row.private === true } : undefined;
+      },
+      privateTeamOfWorkspace: async (workspaceId, teamId) =>
+        (await privateTeam.get(teamId, workspaceId))?.id ?? undefined,
+      privateTeamsOutside: async (workspaceId, visible) =>
+        (await hidden.all(workspaceId, listParam(visible))).map((r) => r.id),
+      privateTeamsOfMember: async (workspaceId, userId) =>
+        (await ofMember.all(workspaceId, userId)).map((r) => r.team_id),
     };
   },
 });

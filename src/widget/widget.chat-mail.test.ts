@@ -62,6 +62,9 @@ async function agentReply(s: Setup, ticketId: string, html: string, kind: "reply
 }
 
 async function pass(ms: number) {
+  // Reactions to what happened so far run at its time, before the clock moves (on PostgreSQL a
+  // consumer's wake-up after a commit may not have run yet).
+  await desk.consumers.drain();
   clock.advance(ms);
   await desk.consumers.drain();
   await desk.jobs.drain();

@@ -1,5 +1,6 @@
 import type { Queryable } from "../db/database";
 import { dialectStatements } from "../db/dialect";
+import { postgresQuery } from "../db/postgres/query";
 import { sqliteOf } from "../db/sqlite/prepared";
 
 /**
@@ -23,14 +24,26 @@ export interface WidgetStatements {
   liveSessionByHash(tokenHash: string, now: string): Promise<LiveVisitorSession | null>;
 }
 
+const LIVE_BY_HASH =
+  "SELECT id, workspace_id, contact_id, verified, claimed_email FROM visitor_sessions WHERE token_hash = ? AND expires_at > ?";
+
 /** SQLite: today's statement, prepared once per connection. */
 const sqliteWidgetStatements = (db: Queryable): WidgetStatements => {
-  const liveByHash = sqliteOf(db).query<LiveVisitorSession & { verified: number }, [string, string]>(
-    "SELECT id, workspace_id, contact_id, verified, claimed_email FROM visitor_sessions WHERE token_hash = ? AND expires_at > ?",
-  );
+  const liveByHash = sqliteOf(db).query<LiveVisitorSession & { verified: number }, [string, string]>(LIVE_BY_HASH);
   return {
     liveSessionByHash: async (tokenHash, now) => liveByHash.get(tokenHash, now),
   };
 };
 
-export const widgetStatements = dialectStatements<WidgetStatements>({ sqlite: sqliteWidgetStatements });
+/** PostgreSQL: the same text (`verified` comes back a boolean, which no caller reads). */
+const postgresWidgetStatements = (db: Queryable): WidgetStatements => {
+  const liveByHash = postgresQuery<LiveVisitorSession & { verified: boolean }, [string, string]>(db, LIVE_BY_HASH);
+  return {
+    liveSessionByHash: (tokenHash, now) => liveByHash.get(tokenHash, now),
+  };
+};
+
+export const widgetStatements = dialectStatements<WidgetStatements>({
+  sqlite: sqliteWidgetStatements,
+  postgres: postgresWidgetStatements,
+});
