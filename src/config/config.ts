@@ -144,6 +144,21 @@ export const envSchema = z.object({
     .describe(
       "postgres://user:pass@host:port/db runs Desk on PostgreSQL 15+ (default: the SQLite file in DESK_DATA_DIR)",
     ),
+  DESK_FILES_URL: z
+    .string()
+    .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^?#]*)?$/, "an s3://bucket/prefix URL")
+    .optional()
+    .describe(
+      "s3://bucket/prefix keeps attachments, pictures, raw mail and the outbox in S3-compatible storage (default: the data dir)",
+    ),
+  DESK_S3_ENDPOINT: z
+    .string()
+    .url()
+    .optional()
+    .describe("URL of the S3-compatible service of DESK_FILES_URL (default: AWS S3 in DESK_S3_REGION)"),
+  DESK_S3_REGION: z.string().optional().describe("region of DESK_FILES_URL's bucket (default: us-east-1)"),
+  AWS_ACCESS_KEY_ID: z.string().optional().describe("access key of DESK_FILES_URL's bucket"),
+  AWS_SECRET_ACCESS_KEY: z.string().optional().describe("secret key of DESK_FILES_URL's bucket"),
   DESK_BASE_URL: z
     .string()
     .url()
@@ -348,6 +363,14 @@ export type Config = {
   databasePath: string;
   /** DESK_DATABASE_URL: the PostgreSQL database this desk runs on; null: the SQLite file at `databasePath`. */
   databaseUrl: string | null;
+  /** DESK_FILES_URL and its S3 settings: where the desk's files live; null: the data dir (src/lib/blob-store.ts). */
+  files: {
+    url: string;
+    endpoint: string | null;
+    region: string | null;
+    accessKeyId: string | null;
+    secretAccessKey: string | null;
+  } | null;
   baseUrl: string;
   /** No DESK_BASE_URL: `baseUrl` is the listener's address, completed with the bound port at start (DESK_PORT may be 0). */
   baseUrlFromListener: boolean;
@@ -507,6 +530,15 @@ export function loadConfig(
     dataDir,
     databasePath: join(dataDir, "desk.db"),
     databaseUrl: e.DESK_DATABASE_URL ?? null,
+    files: e.DESK_FILES_URL
+      ? {
+          url: e.DESK_FILES_URL,
+          endpoint: e.DESK_S3_ENDPOINT ?? null,
+          region: e.DESK_S3_REGION ?? null,
+          accessKeyId: e.AWS_ACCESS_KEY_ID ?? null,
+          secretAccessKey: e.AWS_SECRET_ACCESS_KEY ?? null,
+        }
+      : null,
     baseUrl,
     baseUrlFromListener: explicitBaseUrl === undefined,
     secureCookies: baseUrl.startsWith("https://"),

@@ -206,5 +206,103 @@ export function localBlobStore(root: string): BlobStore {
   };
 }
 
-/** The desk's store from its configuration (the composition root builds it once; see DEVELOPING.md "Files"). */
-export const blobStoreOf = (config: { dataDir: string }): BlobStore => localBlobStore(config.dataDir);
+/** Where an S3 store keeps its files and how it reaches them (DESK_FILES_URL, DESK_S3_*, AWS_*). */
+export type S3FilesConfig = {
+  /** `s3://bucket` or `s3://bucket/prefix`: every key is stored at `prefix/key`. */
+  url: string;
+  /** The S3-compatible service (path-style addressing); null: AWS S3 in `region`. */
+  endpoint: string | null;
+  region: string | null;
+  /** Null: Bun's client reads its usual variables (S3_* or AWS_*, a session token included). */
+  accessKeyId: string | null;
+  secretAccessKey: string | null;
+};
+
+/** `s3://bucket/some/prefix/` → the bucket and `some/prefix/` (empty: the bucket's root). */
+export function parseFilesUrl(url: string): { bucket: string; prefix: string } {
+  const match = /^s3:\/\/([^/?#]+)(?:\/([^?#]*))?$/.exec(url);
+  if (!match) throw new Error(`DESK_FILES_URL: not an s3://bucket/prefix URL: ${url}`);
+  const folders = (match[2] ?? "").split("/").filter(Boolean);
+  return { bucket: match[1]!, prefix: folders.length > 0 ? `${folders.join("/")}/` : "" };
+}
+
+const isNoSuchKey = (error: unknown): boolean =>
+  error instanceof Error && (error as { code?: string }).code === "NoSuchKey";
+
+/** Keys a list asks for per request: S3's own page size. */
+const LIST_PAGE = 1000;
+
+/**
+ * The store of a desk with DESK_FILES_URL: each key is one object at `prefix + key` in the bucket,
+ * on Bun's S3 client. A PUT is atomic (readers see the old object or the new one; a body that fails
+ * half-way stores nothing), so there is no partial file to manage.
+ *
+ * `get` answers the object's bytes as an in-memory Blob (with the stored content type), not the
+ * client's S3File: Bun answers `new Response(s3File)` with a redirect to a presigned URL and
+ * throws on `new Response(s3File, { headers })`, which every route serving a file does. Files are
+ * bounded (attachments 25 MB); `slice` of the answer is a range of it.
+ */
+export function s3BlobStore(files: S3FilesConfig, options: { listPage?: number } = {}): BlobStore {
+  const listPage = options.listPage ?? LIST_PAGE;
+  const { bucket, prefix } = parseFilesUrl(files.url);
+  const client = new Bun.S3Client({
+    bucket,
+    ...(files.endpoint ? { endpoint: files.endpoint } : {}),
+    region: files.region ?? "us-east-1",
+    ...(files.accessKeyId ? { accessKeyId: files.accessKeyId } : {}),
+    ...(files.secretAccessKey ? { secretAccessKey: files.secretAccessKey } : {}),
+  });
+  const pathOf = (key: string) => prefix + checkBlobKey(key);
+  async function* pages(listPrefix: string): AsyncGenerator<string> {
+    let continuationToken: string | undefined;
+    do {
+      const page = await client.list({ prefix: prefix + listPrefix, maxKeys: listPage, continuationToken });
+      for (const entry of page.contents ?? []) {
+        const key = entry.key.slice(prefix.length);
+        // Objects put there by anything else under a name no store would take are not blobs.
+        if (entry.key.startsWith(prefix + listPrefix) && isBlobKey(key)) yield key;
+      }
+      continuationToken = page.isTruncated ? page.nextContinuationToken : undefined;
+    } while (continuationToken);
+  }
+  return {
+    async put(key, body, options) {
+      const path = pathOf(key);
+      const data = body instanceof ReadableStream ? new Response(body) : body;
+      await client.write(path, data, options?.contentType ? { type: options.contentType } : {});
+    },
+    async get(key) {
+      const file = client.file(pathOf(key));
+      try {
+        const [stat, bytes] = await Promise.all([file.stat(), file.bytes()]);
+        return new Blob([bytes], { type: stat.type });
+      } catch (error) {
+        if (isNoSuchKey(error)) return null;
+        throw error;
+      }
+    },
+    has: async (key) => client.exists(pathOf(key)),
+    delete: async (key) => client.unlink(pathOf(key)),
+    list(listPrefix) {
+      checkPrefix(listPrefix);
+      return pages(listPrefix);
+    },
+    describe: (key) => `s3://${bucket}/${pathOf(key)}`,
+  };
+}
+
+const isBlobKey = (key: string): boolean => {
+  try {
+    checkBlobKey(key);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * The desk's store from its configuration (the composition root builds it once; see DEVELOPING.md
+ * "Files"): S3-compatible storage when DESK_FILES_URL is set, else the data dir.
+ */
+export const blobStoreOf = (config: { dataDir: string; files?: S3FilesConfig | null }): BlobStore =>
+  config.files ? s3BlobStore(config.files) : localBlobStore(config.dataDir);
