@@ -53,7 +53,7 @@ const activitiesOf = async (d: TestDesk, ticketId: string) =>
   (
     await rowsOf<{ type: string; actor_type: string; data: string }>(
       d.deps.db,
-      sql`SELECT type, actor_type, data FROM activities WHERE ticket_id = ${ticketId} ORDER BY rowid`,
+      sql`SELECT type, actor_type, CAST(data AS text) AS data FROM activities WHERE ticket_id = ${ticketId} ORDER BY created_at, id`,
     )
   ).map((a) => ({ type: a.type, actor: a.actor_type, data: JSON.parse(a.data) }));
 

@@ -1,5 +1,5 @@
 import { first } from "../db/store";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { RequestContext } from "../auth/context";
 import { recordAudit } from "../audit/audit.public";
 import { aiWorkspaceOf } from "../ai/ai.public";
@@ -21,6 +21,7 @@ import {
   type TurnJson,
 } from "./assistant.table";
 import type { Preview } from "./assistant.tools";
+import { assistantStatements } from "./assistant.statements";
 
 export const APPROVAL_TTL_MS = 15 * 60_000;
 export const MESSAGES_PER_MINUTE = 30;
@@ -309,16 +310,5 @@ export async function auditAction(deps: Deps, ctx: RequestContext, row: Assistan
 
 /** Onboarding's `try_assistant`: someone in the workspace has sent the assistant a message. */
 export async function assistantTried(db: Queryable, workspaceId: string): Promise<boolean> {
-  return !!first(
-    await db
-      .select({ id: assistantSessions.id })
-      .from(assistantSessions)
-      .where(
-        and(
-          eq(assistantSessions.workspaceId, workspaceId),
-          sql`json_array_length(${assistantSessions.transcript}) > 0`,
-        ),
-      )
-      .limit(1),
-  );
+  return await assistantStatements(db).tried(workspaceId);
 }

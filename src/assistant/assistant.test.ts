@@ -315,7 +315,7 @@ describe("the workspace's own provider key", () => {
     expect(notices).toBe(1);
     const usage = await rowsOf<{ source: string; ok: number }>(
       desk.deps.db,
-      sql`SELECT source, ok FROM ai_usage WHERE workspace_id = ${workspace.id} AND feature = 'assistant' ORDER BY rowid`,
+      sql`SELECT source, CASE WHEN ok THEN 1 ELSE 0 END AS ok FROM ai_usage WHERE workspace_id = ${workspace.id} AND feature = 'assistant' ORDER BY created_at, id`,
     );
     expect(usage).toEqual([
       { source: "own_key", ok: 1 },

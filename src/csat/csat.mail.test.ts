@@ -79,6 +79,9 @@ const ratingMailsTo = (address: string) =>
   sink.messages().filter((m) => m.includes(`To: ${address}`) && m.includes("How did we do?"));
 
 async function passMinutes(minutes: number) {
+  // What happened so far is handled at its own time first: consumers follow a change within moments
+  // (on PostgreSQL after the request has answered), never minutes later, as this clock would make it.
+  await desk.consumers.drain();
   clock.advance(minutes * 60_000);
   await desk.consumers.drain();
   await desk.jobs.drain();

@@ -117,7 +117,7 @@ describe("POST /v1/invitations", () => {
     // The job's payload holds the link sealed, never the token in clear.
     const payloads = await rowsOf<{ payload: string }>(
       desk.deps.db,
-      sql`SELECT payload FROM jobs WHERE kind = 'invitation.mail'`,
+      sql`SELECT CAST(payload AS text) AS payload FROM jobs WHERE kind = 'invitation.mail'`,
     );
     expect(payloads.length).toBeGreaterThan(0);
     for (const { payload } of payloads) expect(payload).not.toContain(tokenOf(created.url));

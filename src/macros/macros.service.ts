@@ -16,6 +16,7 @@ import { workspaceRefOf } from "../workspaces/workspaces.public";
 import { macroCreated, macroDeleted, macroUpdated } from "./macros.events";
 import { checkPlaceholders, fillPlaceholders, type PlaceholderValues } from "./macros.placeholders";
 import type { CreateMacroInput, UpdateMacroInput } from "./macros.schemas";
+import { macroStatements } from "./macros.statements";
 import { macros } from "./macros.table";
 
 type StoreDeps = { db: Db; clock: Clock };
@@ -45,7 +46,7 @@ export async function listMacros(db: Queryable, ctx: RequestContext) {
       .select()
       .from(macros)
       .where(and(eq(macros.workspaceId, ctx.workspaceId), usableBy(ctx)))
-      .orderBy(asc(macros.position), asc(macros.name), asc(macros.id))
+      .orderBy(asc(macros.position), macroStatements(db).textAscending(macros.name), asc(macros.id))
   ).map(presentMacro);
 }
 

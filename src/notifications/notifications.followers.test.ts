@@ -99,6 +99,8 @@ describe("followers get what the assignee gets", () => {
     const visitor = { authorization: `Visitor ${session.body.visitor_token}` };
     const chat = await desk.api("POST", "/v1/widget/conversations", { headers: visitor, body: { body: "Hi" } });
     const chatId = chat.body.conversation.id as string;
+    // The visitor's first message is handled before the follow (consumers may lag behind the request).
+    await drain();
     await follow(chatId, follower.id, owner.headers);
     await desk.api("PATCH", `/v1/tickets/${chatId}`, { headers: owner.headers, body: { assignee_id: assignee.id } });
     const handoff = await desk.api("POST", `/v1/widget/conversations/${chatId}/handoff`, { headers: visitor });

@@ -138,7 +138,9 @@ describe("GET /v1/notifications", () => {
     const agent = await addMember(desk, workspace.id, "agent");
     const other = await createWorkspaceWithOwner(desk);
     await addMember(desk, other.workspace.id, "agent");
-    const ids = await Promise.all([1, 2, 3].map(async () => (await sample(workspace.id, agent.id)).id));
+    // One after another: concurrent changes may commit (and, retried on PostgreSQL, take their ids) in any order.
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await sample(workspace.id, agent.id)).id);
     await sample(workspace.id, owner.id);
     await transact(
       desk.deps.db,

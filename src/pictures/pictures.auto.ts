@@ -130,19 +130,12 @@ export const contactPictureJob = defineJob({
       force,
     );
     if (url)
-      await transact(
-        deps.db,
-        async (tx) =>
-          await setContactAutoPicture(
-            tx,
-            workspace_id,
-            id,
-            url,
-            "gravatar",
-            deps.clock.now().toISOString(),
-            deps.ports,
-          ),
-      );
+      await transact(deps.db, async (tx) => {
+        // Read again in the change: the site's picture may have come while Gravatar was asked (the
+        // jobs run side by side), and it comes first.
+        if ((await findContact(tx, workspace_id, id))?.avatarSource === "widget") return;
+        await setContactAutoPicture(tx, workspace_id, id, url, "gravatar", deps.clock.now().toISOString(), deps.ports);
+      });
   },
 });
 

@@ -8,6 +8,7 @@ import { appendEvent } from "../events/append";
 import { conflict, invalidAt, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { sanitizeHtmlBody } from "../lib/sanitize";
+import { savedReplyStatements } from "./saved-replies.statements";
 import { savedReplies } from "./saved-replies.table";
 import type { Clock } from "../lib/clock";
 
@@ -44,7 +45,7 @@ export async function listSavedReplies(db: Queryable, ctx: RequestContext) {
       .select()
       .from(savedReplies)
       .where(eq(savedReplies.workspaceId, ctx.workspaceId))
-      .orderBy(asc(savedReplies.title), asc(savedReplies.id))
+      .orderBy(savedReplyStatements(db).textAscending(savedReplies.title), asc(savedReplies.id))
   ).map(presentSavedReply);
 }
 

@@ -98,12 +98,16 @@ export const DEFAULT_AUTO_CLOSE_DAYS = 4;
 
 /** Every live workspace with its auto-close delay in days (the scheduled auto-close job walks these). */
 export async function autoCloseDaysOfWorkspaces(db: Queryable): Promise<{ id: string; days: number }[]> {
-  const rows = await rowsOf<{ id: string; days: number | null }>(
+  // A JSON number: SQLite's json_extract answers it as a number, PostgreSQL's `->>` as its text.
+  const rows = await rowsOf<{ id: string; days: number | string | null }>(
     db,
     sql`SELECT ${workspaces.id} AS id, ${sqlParts(db).jsonText(workspaces.settings, "auto_close_days")} AS days
         FROM ${workspaces} WHERE ${workspaces.deletedAt} IS NULL`,
   );
-  return rows.map((r) => ({ id: r.id, days: typeof r.days === "number" ? r.days : DEFAULT_AUTO_CLOSE_DAYS }));
+  return rows.map((r) => {
+    const days = r.days === null || r.days === "" ? Number.NaN : Number(r.days);
+    return { id: r.id, days: Number.isInteger(days) && days >= 0 ? days : DEFAULT_AUTO_CLOSE_DAYS };
+  });
 }
 
 /** A workspace's name and slug, deleted or not (`deletedAt` says): for invitations and their mail. */
