@@ -41,7 +41,10 @@ export async function startTestDesk(
 ): Promise<TestDesk> {
   const dataDir = mkdtempSync(join(tmpdir(), "desk-test-"));
   // A desk started again on an earlier desk's data dir (a restart) finds that desk's database too.
-  const restarted = options.config?.dataDir ? databaseOfDataDir.get(options.config.dataDir) : undefined;
+  // A desk given a database (another node of a first desk's database) shares it, and leaves it to its owner.
+  const restarted =
+    options.env?.DESK_DATABASE_URL ??
+    (options.config?.dataDir ? databaseOfDataDir.get(options.config.dataDir) : undefined);
   const database = onPostgres && !restarted ? await freshPostgresDatabase() : null;
   const databaseUrl = restarted ?? database?.url;
   const config = loadConfig(

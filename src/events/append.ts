@@ -8,6 +8,7 @@ import type { AnyEventDefinition, EventData } from "./define";
 import { teamTopic, userTopic, workspaceTopic, type StoredEvent, type Visibility } from "./envelope";
 import { eventBusOf } from "./bus";
 import { eventStatements } from "./events.statements";
+import { FEED_ON, publishOwnCommit } from "./feed";
 
 /** What a writer says about one event besides its type; `data` is checked against the type's schema at compile time. */
 export type NewEvent<E extends AnyEventDefinition = AnyEventDefinition> = {
@@ -32,6 +33,8 @@ export type NewEvent<E extends AnyEventDefinition = AnyEventDefinition> = {
 };
 
 const pending = new WeakMap<Tx, StoredEvent[]>();
+/** PostgreSQL: the workspaces each change has told the other nodes of (one notification each). */
+const notified = new WeakMap<Tx, Set<string>>();
 
 /**
  * Stores an event of the `event` definition in the caller's transaction: the seq comes from the
@@ -103,6 +106,7 @@ async function storeEvent(tx: Tx, type: string, input: NewEvent): Promise<Stored
     if (pending) await pending;
   }
 
+  if (FEED_ON) return await feedEvent(tx, statements, event);
   let batch = pending.get(tx);
   if (!batch) {
     const fresh: StoredEvent[] = [];
@@ -111,6 +115,40 @@ async function storeEvent(tx: Tx, type: string, input: NewEvent): Promise<Stored
     afterCommit(tx, () => {
       pending.delete(tx);
       for (const listener of hooks.committed) listener(fresh);
+    });
+  }
+  batch.push(event);
+  return event;
+}
+
+/**
+ * PostgreSQL: the change tells every node of its workspace (`pg_notify`, delivered on commit), and
+ * its events reach this node's listeners through the feed, which publishes each seq once and in order
+ * whichever of the commit and the notification comes first.
+ */
+async function feedEvent(
+  tx: Tx,
+  statements: ReturnType<typeof eventStatements>,
+  event: StoredEvent,
+): Promise<StoredEvent> {
+  let told = notified.get(tx);
+  if (!told) {
+    told = new Set();
+    notified.set(tx, told);
+  }
+  if (!told.has(event.workspace_id)) {
+    told.add(event.workspace_id);
+    await statements.notifyAppended(event.workspace_id);
+  }
+  let batch = pending.get(tx);
+  if (!batch) {
+    const fresh: StoredEvent[] = [];
+    pending.set(tx, fresh);
+    batch = fresh;
+    afterCommit(tx, () => {
+      pending.delete(tx);
+      notified.delete(tx);
+      publishOwnCommit(dbOf(tx), fresh);
     });
   }
   batch.push(event);

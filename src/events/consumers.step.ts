@@ -1,3 +1,4 @@
+import { processEngine } from "../config/engine";
 import type { Db } from "../db/database";
 import { transact } from "../db/tx";
 import type { Clock } from "../lib/clock";
@@ -10,6 +11,14 @@ import { type ConsumedEventRow, eventStatements } from "./events.statements";
 
 const typeNames = (events: readonly AnyEventDefinition[]) => events.map((e) => e.type);
 const changingTypeNames = <D>(consumer: Consumer<D>) => typeNames(consumer.quiet?.changedBy ?? []);
+
+/**
+ * PostgreSQL: nodes sharing the database claim a (consumer, workspace) cursor in each handling's
+ * change (`claimCursor`, FOR UPDATE SKIP LOCKED), so one event is handled by one node, in seq order
+ * within a workspace, while workspaces go on in parallel; a workspace another node holds is left to
+ * it. SQLite (one process) claims nothing.
+ */
+const CLAIMS = processEngine === "postgres";
 
 /** A failing event is retried after these waits; then it is skipped (logged) so the consumer moves on. */
 const RETRY_DELAYS_MS = [1_000, 5_000, 30_000, 120_000];
@@ -173,7 +182,7 @@ async function handleRow<D>(
   state: StepState<D>,
   consumer: Consumer<D>,
   row: ConsumedEventRow,
-): Promise<"handled" | "noop" | "moved" | "failed"> {
+): Promise<"handled" | "noop" | "moved" | "failed" | "held" | "passed"> {
   const { db, logger, clock, deps } = state;
   const statements = eventStatements(db);
   const failures = state.failures.get(consumer.name)!;
@@ -189,20 +198,27 @@ async function handleRow<D>(
   }
   const failure = failures.get(row.workspace_id);
   try {
-    const wrote = await transact(db, async (tx) => {
-      const before = await statements.changeCount();
+    const outcome = await transact(db, async (tx) => {
+      if (CLAIMS) {
+        // Several nodes: the cursor row is this change's, or another node is at this workspace.
+        const cursor = await statements.claimCursor(consumer.name, row.workspace_id, at);
+        if (cursor === null) return "held";
+        if (cursor >= row.seq) return "passed";
+      }
+      const before = CLAIMS ? 0 : await statements.changeCount();
       const context = { deps, causedBy: row.cause_consumer, depth: row.cause_depth };
       await withEventCause(
         tx,
         { consumer: consumer.name, depth: row.cause_depth + 1 },
         async () => await consumer.handle(tx, storedEventOf(row), context),
       );
-      if ((await statements.changeCount()) === before) return false;
+      // With claims the cursor always moves with the handling: another node must not handle it again.
+      if (!CLAIMS && (await statements.changeCount()) === before) return "noop";
       await advance();
-      return true;
+      return "handled";
     });
     failures.delete(row.workspace_id);
-    return wrote ? "handled" : "noop";
+    return outcome;
   } catch (error) {
     const count = failure?.seq === row.seq ? failure.count + 1 : 1;
     const log = { err: error, consumer: consumer.name, event_id: row.id, type: row.type, attempt: count };
@@ -223,7 +239,8 @@ async function handleRow<D>(
   }
 }
 
-type WorkspaceStep = { read: number; handled: number; skipped: number; outcome: "done" | "more" | "failed" };
+/** "held": another node is at the workspace (PostgreSQL); it stays pending here, looked at again on the next wake. */
+type WorkspaceStep = { read: number; handled: number; skipped: number; outcome: "done" | "more" | "failed" | "held" };
 
 /**
  * Handles up to `budget` events of one workspace past the consumer's cursor, in seq order. Every
@@ -262,6 +279,9 @@ async function stepWorkspace<D>(
     }
     const outcome = await handleRow(state, consumer, row);
     if (outcome === "failed") return { ...step, outcome: "failed" };
+    // Another node is handling this workspace (PostgreSQL): it goes on from here, its cursor untouched.
+    if (outcome === "held") return { ...step, outcome: "held" };
+    if (outcome === "passed") continue;
     if (outcome === "handled" || outcome === "noop") step.handled++;
     if (outcome !== "noop") written = row.seq;
   }

@@ -5,6 +5,7 @@ import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { onEventsCommitted } from "./bus";
 import { eventStatements } from "./events.statements";
+import { FEED_ON, quietListenersOf, tellNodesQuietChanged } from "./feed";
 import { withEventCause } from "./cause";
 import { type Consumer, IMPORT_CAUSE } from "./consumer.define";
 import {
@@ -104,6 +105,17 @@ const quietCacheOf = deskState("events.quiet-workspaces", () => new Map<string, 
  */
 export function reactionStateChanged(db: Db, workspaceId: string): void {
   for (const answers of quietCacheOf(db).values()) answers.delete(workspaceId);
+  // PostgreSQL: the other nodes' runners forget theirs when the change has committed.
+  if (FEED_ON) tellNodesQuietChanged(db, workspaceId);
+}
+
+/** Another node's word that a workspace's quiet answers changed ("*": any of them, after a reconnect). */
+function forgetQuiet(db: Db, workspaceId: string): void {
+  const cache = quietCacheOf(db);
+  for (const answers of cache.values()) {
+    if (workspaceId === "*") answers.clear();
+    else answers.delete(workspaceId);
+  }
 }
 
 /**
@@ -161,6 +173,7 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
   let wakeQueued = false;
   let running: Promise<number> | null = null;
   let unsubscribe: (() => void) | null = null;
+  const forget = (workspaceId: string) => forgetQuiet(db, workspaceId);
 
   // `whileStarted`: a pass a wake asked for, which does not start once the runner has stopped.
   function run(whileStarted = false): Promise<number> {
@@ -211,6 +224,7 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
         noteCommitted(state, events);
         wake();
       });
+      if (FEED_ON) quietListenersOf(db).add(forget);
       wake();
     },
     async stop() {
@@ -218,6 +232,7 @@ export function createConsumerRunner<D>(options: ConsumerRunnerOptions<D>): Cons
       if (liveLagOf(db).lagOf === lagOf) liveLagOf(db).lagOf = null;
       unsubscribe?.();
       unsubscribe = null;
+      if (FEED_ON) quietListenersOf(db).delete(forget);
       if (timer) clearTimeout(timer);
       timer = null;
       await running;

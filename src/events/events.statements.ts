@@ -43,8 +43,10 @@ export type StoredLag = { behind: number; oldest: string | null };
  * (`= ANY($1)`), counts a handler's writes without SQLite's `total_changes()`, and finds a visitor's
  * topic with `topics @> jsonb_build_array($3)` instead of searching the JSON text with `instr`.
  *
- * The twin as it stands (one node): the same counter upsert (held until commit, so a workspace's
- * seqs commit in order), cursors read and advanced as on SQLite (no claim yet), type lists bound
+ * The twin as it stands: the same counter upsert (held until commit, so a workspace's seqs commit
+ * in order), cursors read and advanced as on SQLite, claimed per handled event (`claimCursor`, FOR
+ * UPDATE SKIP LOCKED: nodes sharing the database never handle one event twice), a `pg_notify` per
+ * workspace in each appending change (`notifyAppended`, src/events/feed.ts), type lists bound
  * as JSON text (`inListSql`), JSON written `?::text::jsonb` (Bun's client would encode a jsonb
  * parameter again), the handler's writes counted from `pg_stat_xact_user_tables` (this
  * transaction's rows inserted, updated and deleted), `topics @>` for a visitor's topic, and
@@ -72,6 +74,17 @@ export interface EventStatements {
   firstOccurredAfter(workspaceId: string, seq: number): Promise<string | null>;
   /** The workspace's counter and the consumer's cursor there; null when the workspace has no counter. */
   cursorPosition(consumer: string, workspaceId: string): Promise<CursorPosition | null>;
+  /**
+   * PostgreSQL (several nodes): takes the consumer's cursor row of the workspace for this change
+   * (`FOR UPDATE SKIP LOCKED`, made at 0 when missing) and answers where it stands, or null when
+   * another node's change holds it. SQLite (one process) never asks: it answers the cursor unlocked.
+   */
+  claimCursor(consumer: string, workspaceId: string, at: string): Promise<number | null>;
+  /**
+   * PostgreSQL: `pg_notify('desk_events', <workspace id>)` in the appending change, delivered to
+   * every node's feed on commit (src/events/feed.ts). SQLite has no feed and never asks.
+   */
+  notifyAppended(workspaceId: string): Promise<void>;
   /** Moves the consumer's cursor to `seq`, never backwards. */
   advanceCursor(consumer: string, workspaceId: string, seq: number, at: string): Promise<void>;
   /** A count of rows changed on this connection so far: equal before and after means nothing was written. */
@@ -232,6 +245,13 @@ const sqliteEventStatements = (db: Queryable): EventStatements => {
     counters: async () => q.counters.all(),
     firstOccurredAfter: async (workspaceId, seq) => q.firstAfter.get(workspaceId, seq)?.occurred_at ?? null,
     cursorPosition: async (consumer, workspaceId) => q.position.get(consumer, workspaceId) ?? null,
+    claimCursor: async (consumer, workspaceId) =>
+      sqlite
+        .query<{ cursor: number }, [string, string]>(
+          "SELECT last_seq AS cursor FROM event_consumer_cursors WHERE consumer = ? AND workspace_id = ?",
+        )
+        .get(consumer, workspaceId)?.cursor ?? 0,
+    notifyAppended: async () => {},
     advanceCursor: async (consumer, workspaceId, seq, at) => {
       q.advance.run(consumer, workspaceId, seq, at);
     },
@@ -273,6 +293,22 @@ const postgresEventStatements = (db: Queryable): EventStatements => {
      WHERE s.workspace_id = ?`,
   );
   const advance = postgresQuery<unknown, [string, string, number, string]>(db, ADVANCE);
+  // The claim: a row another node's change holds is passed over, not waited for.
+  const claim = postgresQuery<{ cursor: number }, [string, string]>(
+    db,
+    "SELECT last_seq::int AS cursor FROM event_consumer_cursors WHERE consumer = ? AND workspace_id = ? FOR UPDATE SKIP LOCKED",
+  );
+  const cursorExists = postgresQuery<unknown, [string, string]>(
+    db,
+    "SELECT 1 FROM event_consumer_cursors WHERE consumer = ? AND workspace_id = ?",
+  );
+  // A new row is the inserting change's until it commits; a concurrent insert leaves nothing to claim.
+  const newCursor = postgresQuery<{ cursor: number }, [string, string, string]>(
+    db,
+    `INSERT INTO event_consumer_cursors (consumer, workspace_id, last_seq, updated_at) VALUES (?, ?, 0, ?)
+     ON CONFLICT (consumer, workspace_id) DO NOTHING RETURNING last_seq::int AS cursor`,
+  );
+  const notify = postgresQuery<unknown, [string]>(db, "SELECT pg_notify('desk_events', ?::text)");
   // This transaction's rows written so far, every table (SQLite's total_changes() of the connection).
   const changes = postgresQuery<{ n: number }, []>(
     db,
@@ -334,6 +370,13 @@ const postgresEventStatements = (db: Queryable): EventStatements => {
     counters: () => counters.all(),
     firstOccurredAfter: async (workspaceId, seq) => (await firstAfter.get(workspaceId, seq))?.occurred_at ?? null,
     cursorPosition: (consumer, workspaceId) => position.get(consumer, workspaceId),
+    claimCursor: async (consumer, workspaceId, at) => {
+      const held = await claim.get(consumer, workspaceId);
+      if (held) return held.cursor;
+      if (await cursorExists.get(consumer, workspaceId)) return null;
+      return (await newCursor.get(consumer, workspaceId, at))?.cursor ?? null;
+    },
+    notifyAppended: (workspaceId) => notify.run(workspaceId),
     advanceCursor: (consumer, workspaceId, seq, at) => advance.run(consumer, workspaceId, seq, at),
     changeCount: async () => (await changes.get())!.n,
     eventsAfter: (workspaceId, afterSeq, upTo, types, limit) =>

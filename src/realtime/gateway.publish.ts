@@ -1,14 +1,20 @@
 import { hiddenStandIn, personOf, workspaceTopic, type Envelope, type StoredEvent } from "../events/envelope";
+import { FEED_ON } from "../events/feed";
 import { mayReadEvent } from "../events/visibility";
 import { grantOf } from "./gateway.grants";
-import { send, type Gateway, type Held, type Socket } from "./gateway.state";
+import { send, type Gateway, type Held, type Joining, type Socket } from "./gateway.state";
 
 /**
  * Fans committed events out once per socket: Bun's pub/sub for the main topic, our own index for
  * extra topics and for the `event.hidden` stand-ins of private-team events.
  */
 export function publishCommitted(gateway: Gateway, events: StoredEvent[]): void {
-  if (!gateway.server) return;
+  if (!gateway.server) {
+    // PostgreSQL: the feed publishes what commits before the server is attached; a socket's replay
+    // past it must not wait for it (see `waiting`).
+    if (FEED_ON) for (const event of events) notePublished(gateway, event);
+    return;
+  }
   for (const event of events) {
     const held = gateway.held.get(event.workspace_id);
     if (held) held.events.push(event);
@@ -42,17 +48,58 @@ export function releaseWorkspace(gateway: Gateway, workspaceId: string, held: He
   if (gateway.held.get(workspaceId) === held) gateway.held.delete(workspaceId);
   for (const event of held.events) publishEvent(gateway, event);
   for (const joining of held.joining) {
+    if (FEED_ON && joining.after > (gateway.published.get(workspaceId) ?? 0)) {
+      waitForFeed(gateway, workspaceId, joining);
+      continue;
+    }
     joining.joined();
     if (!joining.ws.data.ready || joining.ws.data.closed) continue;
     for (const event of held.events) if (event.seq > joining.after) publishEvent(gateway, event, joining.ws);
   }
 }
 
+const notePublished = (gateway: Gateway, event: StoredEvent) =>
+  gateway.published.set(event.workspace_id, Math.max(gateway.published.get(event.workspace_id) ?? 0, event.seq));
+
+/**
+ * PostgreSQL: the socket replayed events the feed has not published yet (their commit was visible
+ * to the replay first): it joins once the feed publishes its last replayed seq, so it gets each
+ * event once, by the replay up to there and live after.
+ */
+function waitForFeed(gateway: Gateway, workspaceId: string, joining: Joining): void {
+  const list = gateway.waiting.get(workspaceId);
+  if (list) list.push(joining);
+  else gateway.waiting.set(workspaceId, [joining]);
+}
+
+/** Lets in the sockets waiting for this event's seq; one whose replay ended before it gets it too. */
+function joinWaiting(gateway: Gateway, event: StoredEvent): void {
+  const list = gateway.waiting.get(event.workspace_id);
+  if (!list) return;
+  const ready = list.filter((joining) => joining.after <= event.seq);
+  if (ready.length === 0) return;
+  const rest = list.filter((joining) => joining.after > event.seq);
+  if (rest.length > 0) gateway.waiting.set(event.workspace_id, rest);
+  else gateway.waiting.delete(event.workspace_id);
+  for (const joining of ready) {
+    joining.joined();
+    if (joining.after < event.seq && joining.ws.data.ready && !joining.ws.data.closed)
+      publishEvent(gateway, event, joining.ws);
+  }
+}
+
 /** Publishes one event to every socket concerned, or (`only`) to that one socket as the fan-out would. */
 function publishEvent(gateway: Gateway, event: StoredEvent, only?: Socket): void {
-  const { server, byWorkspace, byOwnTopic, published } = gateway;
+  if (!gateway.server) return;
+  if (!only) notePublished(gateway, event);
+  fanOut(gateway, event, only);
+  // After the fan-out: a socket let in by this seq has it from its replay (or is sent it now).
+  if (FEED_ON && !only) joinWaiting(gateway, event);
+}
+
+function fanOut(gateway: Gateway, event: StoredEvent, only?: Socket): void {
+  const { server, byWorkspace, byOwnTopic } = gateway;
   if (!server) return;
-  if (!only) published.set(event.workspace_id, Math.max(published.get(event.workspace_id) ?? 0, event.seq));
   // Nobody of that workspace connected and nobody on its extra topics: nothing to serialise
   // (a message event carries its whole body; inbound mail would pay for it on every message).
   if (

@@ -66,7 +66,7 @@ export type GatewayDeps = {
   logger: Logger;
   lookups: GatewayLookups;
   events: Pick<EventCatalogue, "readScopeOf">;
-  config: Pick<Config, "realtimeLimits">;
+  config: Pick<Config, "realtimeLimits" | "databaseUrl">;
   /** The process's open-file limit (tests pass one; default: read from the system). */
   fdLimit?: number;
 };
@@ -85,6 +85,12 @@ export type Gateway = {
   published: Map<string, number>;
   /** Workspaces whose publication is held while sockets of theirs read grants (see holdWorkspace). */
   held: Map<string, Held>;
+  /**
+   * PostgreSQL: sockets whose replay went past what the feed has published yet (it publishes a
+   * commit a little after it is visible), per workspace; each joins when its last replayed seq is
+   * published, so none gets an event twice.
+   */
+  waiting: Map<string, Joining[]>;
   /** Per workspace, how many grant changes were signalled: an admission that read grants across one reads them again. */
   grantChanges: Map<string, number>;
   counter: ReturnType<typeof createSocketCounter>;

@@ -1,6 +1,7 @@
 import type { Server, WebSocketHandler } from "bun";
 import { onAccessEnded } from "../auth/session-signals";
 import { onEventsCommitted } from "../events/bus";
+import { FEED_ON, startEventFeed } from "../events/feed";
 import { socketClosed, socketOpened, type MetricSource } from "../metrics/metrics";
 import { admit } from "./gateway.admit";
 import { onFrame } from "./gateway.frames";
@@ -32,6 +33,12 @@ export { WIDGET_PATH } from "./gateway.state";
  * (gateway.publish.ts) and grant changes (gateway.grants.ts) share one `Gateway` state.
  */
 export async function createRealtimeGateway(deps: GatewayDeps) {
+  // PostgreSQL: other nodes' commits reach this node's listeners (src/events/feed.ts), started
+  // before the seqs are read so that nothing committed between the two is missed.
+  const feed =
+    FEED_ON && deps.config.databaseUrl
+      ? await startEventFeed(deps.db, deps.config.databaseUrl, deps.logger.child({ subsystem: "events" }))
+      : null;
   const gateway = openGateway(deps, await deps.lookups.storedSeqs(false));
   const unsubscribe = [
     onEventsCommitted(deps.db, (events) => publishCommitted(gateway, events)),
@@ -47,6 +54,7 @@ export async function createRealtimeGateway(deps: GatewayDeps) {
     metrics: (): MetricSource => gatewayMetrics(gateway),
     stop() {
       for (const off of unsubscribe) off();
+      void feed?.stop().catch((error: unknown) => gateway.log.error({ err: error }, "could not stop the event feed"));
       for (const ws of gateway.sockets) shut(ws, CLOSE.goingAway);
     },
   };
@@ -63,6 +71,7 @@ function openGateway(deps: GatewayDeps, seqs: ReadonlyArray<{ id: string; event_
     byOwnTopic: new Map(),
     published: new Map<string, number>(seqs.map((r) => [r.id, r.event_seq])),
     held: new Map(),
+    waiting: new Map(),
     grantChanges: new Map(),
     counter: createSocketCounter(globalSocketCap(deps.config.realtimeLimits, deps.fdLimit ?? openFileLimit())),
     // Who is on which ticket (collision detection): in memory only, ended when a socket closes.

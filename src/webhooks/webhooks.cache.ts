@@ -1,5 +1,7 @@
 import type { Db } from "../db/database";
 import { deskState } from "../db/desk-state";
+import { onEventsCommitted } from "../events/bus";
+import { webhookCreated, webhookDeleted, webhookUpdated } from "./webhooks.events";
 import { webhookStatements } from "./webhooks.statements";
 
 /** What fan-out needs to know about an endpoint, cached per workspace so event writes stay fast. */
@@ -37,4 +39,18 @@ export async function webhooksOf(db: Db, cache: WebhookCache, workspaceId: strin
  */
 export function invalidateWebhooks(db: Db, workspaceId: string): void {
   webhookCacheOf(db).delete(workspaceId);
+}
+
+const ENDPOINT_CHANGES = new Set<string>([webhookCreated.type, webhookUpdated.type, webhookDeleted.type]);
+
+/**
+ * Forgets a workspace's endpoints when a change to them is published, whichever node made it: on
+ * PostgreSQL the other nodes' events reach `onEventsCommitted` through the event feed
+ * (src/events/feed.ts), so every node's cache follows within the feed's delay. (The node that made
+ * the change has already forgotten them in the change.)
+ */
+export function forgetEndpointsOnChange(db: Db): () => void {
+  return onEventsCommitted(db, (events) => {
+    for (const event of events) if (ENDPOINT_CHANGES.has(event.type)) invalidateWebhooks(db, event.workspace_id);
+  });
 }
