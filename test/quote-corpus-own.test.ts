@@ -42,7 +42,8 @@ const first = await post(
   ),
 );
 
-type Stored = { body_text: string; body_html: string; has_quoted: number };
+// has_quoted: 0/1 on SQLite, a boolean on PostgreSQL.
+type Stored = { body_text: string; body_html: string; has_quoted: number | boolean };
 
 describe("quote trimming on Desk's own constructed corpus, through the inbound pipeline", () => {
   test("meets the bars and prints the figures", async () => {

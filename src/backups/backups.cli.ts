@@ -1,5 +1,7 @@
 import { join } from "node:path";
 import { migrations } from "../../migrations/index";
+import { postgresMigrations } from "../../migrations/postgres/index";
+import { isPostgresUrl } from "../config/engine";
 import { buildInfo } from "../lib/version";
 import type { Config } from "../config/config";
 import { systemClock } from "../lib/clock";
@@ -37,10 +39,11 @@ export function runBackupCommand(config: () => Config, args: string[]): Promise<
       );
       return 0;
     }
-    const { dataDir, databasePath } = config();
+    const { dataDir, databasePath, databaseUrl } = config();
     const manifest = await createBackup({
       dataDir,
       databasePath,
+      databaseUrl,
       file,
       deskVersion: buildInfo().version,
       clock: systemClock,
@@ -64,7 +67,14 @@ export function runRestoreCommand(args: string[]): Promise<number> {
     return Promise.resolve(2);
   }
   return operatorRun(async () => {
-    const manifest = await restoreBackup({ file, dataDir, migrations });
+    const databaseUrl = process.env.DESK_DATABASE_URL;
+    const manifest = await restoreBackup({
+      file,
+      dataDir,
+      migrations,
+      databaseUrl: isPostgresUrl(databaseUrl) ? databaseUrl : null,
+      postgresMigrationTags: postgresMigrations.flatMap((m) => m.covers),
+    });
     console.log(
       `restored ${manifest.files.length} files into ${join(dataDir)} (taken ${manifest.created_at} by Desk ${manifest.desk_version})`,
     );

@@ -58,7 +58,19 @@ export async function takeBackup(
   };
   await transact(db, async (tx) => await tx.insert(backupRuns).values(run));
   const child = Bun.spawn(backupCommand(file), {
-    env: { ...process.env, DESK_DATA_DIR: config.dataDir, DESK_LOG_LEVEL: "warn" },
+    env: {
+      ...process.env,
+      DESK_DATA_DIR: config.dataDir,
+      DESK_LOG_LEVEL: "warn",
+      // On PostgreSQL the command needs this desk's database and the secrets every node shares.
+      ...(config.databaseUrl
+        ? {
+            DESK_DATABASE_URL: config.databaseUrl,
+            DESK_SECRET: config.secret,
+            DESK_INBOUND_SECRET: config.inboundSecret,
+          }
+        : {}),
+    },
     stdout: "pipe",
     stderr: "pipe",
   });

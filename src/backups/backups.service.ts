@@ -19,12 +19,19 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { unknownMigrationTags, type Migration } from "../db/sqlite/migrate";
 import type { Clock } from "../lib/clock";
-import { backupStatements } from "./backups.statements";
+import {
+  backupStatements,
+  backupStatementsOfEntry,
+  postgresRestoreRefusal,
+  restorePostgresDump,
+} from "./backups.statements";
 
 /** Bumped when the archive's layout changes; restore refuses formats it does not know. */
 export const BACKUP_FORMAT = 1;
 const MANIFEST = "manifest.json";
 const DATABASE = "desk.db";
+/** The database's copy in an archive taken on PostgreSQL (pg_dump's custom format). */
+const POSTGRES_DUMP = backupStatements("postgres").entry;
 
 export type ManifestFile = { path: string; size: number; sha256: string };
 export type Manifest = {
@@ -50,6 +57,10 @@ export class BackupError extends Error {
 // tmp/ holds the file store's writes in flight (src/lib/blob-store.ts): never a finished file.
 const SKIPPED = new Set([DATABASE, `${DATABASE}-wal`, `${DATABASE}-shm`, "snapshots", "backups", "tmp"]);
 
+/** The archive entry holding the database copy (`desk.db`, or `desk.pgdump` taken on PostgreSQL), if any. */
+const databaseEntryOf = (paths: Iterable<string>): string | undefined =>
+  [...paths].find((path) => backupStatementsOfEntry(path) !== null);
+
 function walk(root: string, dir: string, skip: (path: string) => boolean, out: string[]): void {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
@@ -71,6 +82,8 @@ function walk(root: string, dir: string, skip: (path: string) => boolean, out: s
 export async function createBackup(options: {
   dataDir: string;
   databasePath: string;
+  /** DESK_DATABASE_URL: the database is this PostgreSQL server's (dumped with pg_dump), not the file. */
+  databaseUrl?: string | null;
   file: string;
   deskVersion: string;
   clock: Clock;
@@ -79,9 +92,9 @@ export async function createBackup(options: {
   const partial = `${target}.partial`;
   const work = mkdtempSync(join(tmpdir(), "desk-backup-"));
   try {
-    const copyPath = join(work, DATABASE);
-    const engine = backupStatements();
-    await engine.snapshot(options.databasePath, copyPath);
+    const engine = backupStatements(options.databaseUrl ? "postgres" : "sqlite");
+    const copyPath = join(work, engine.entry);
+    await engine.snapshot(options.databaseUrl ?? options.databasePath, copyPath);
     const migrations = await engine.migrationTags(copyPath);
     const dataDir = resolve(options.dataDir);
     const paths: string[] = [];
@@ -95,7 +108,7 @@ export async function createBackup(options: {
     mkdirSync(dirname(target), { recursive: true });
     const pack = tarPack();
     const written = pipeline(pack, createGzip({ level: 6 }), createWriteStream(partial, { mode: 0o600 }));
-    const files: ManifestFile[] = [await packFile(pack, DATABASE, copyPath)];
+    const files: ManifestFile[] = [await packFile(pack, engine.entry, copyPath)];
     for (const path of paths.sort()) files.push(await packFile(pack, path, join(dataDir, path)));
     const manifest: Manifest = {
       format: BACKUP_FORMAT,
@@ -190,7 +203,7 @@ async function readArchive(
       problems.push(`${expected.path}: checksum mismatch`);
   }
   for (const path of seen.keys()) if (!listed.has(path)) problems.push(`${path}: not in the manifest`);
-  if (!seen.has(DATABASE)) problems.push(`${DATABASE}: missing`);
+  if (!databaseEntryOf(seen.keys())) problems.push(`${DATABASE}: missing`);
   if (problems.length > 0) throw new BackupError(`${file} is damaged:\n  ${problems.join("\n  ")}`);
   return manifest;
 }
@@ -216,11 +229,14 @@ export async function verifyBackup(file: string): Promise<Manifest> {
   const work = mkdtempSync(join(tmpdir(), "desk-verify-"));
   try {
     const manifest = await readArchive(file, (path, content) =>
-      path === DATABASE ? pipeline(content, createWriteStream(join(work, DATABASE), { mode: 0o600 })) : drain(content),
+      backupStatementsOfEntry(path)
+        ? pipeline(content, createWriteStream(join(work, path), { mode: 0o600 }))
+        : drain(content),
     );
-    const integrity = await backupStatements().integrity(join(work, DATABASE));
+    const entry = databaseEntryOf(manifest.files.map((f) => f.path)) ?? DATABASE;
+    const integrity = await backupStatementsOfEntry(entry)!.integrity(join(work, entry));
     if (integrity !== "ok")
-      throw new BackupError(`${file} is damaged:\n  ${DATABASE}: integrity check failed (${integrity})`);
+      throw new BackupError(`${file} is damaged:\n  ${entry}: integrity check failed (${integrity})`);
     return manifest;
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -234,13 +250,23 @@ export async function verifyBackup(file: string): Promise<Manifest> {
  * a staging dir first and moved into place only once the manifest, the checksums and the database's
  * integrity have passed: a restore that fails or is killed halfway never leaves a data dir Desk
  * would start on.
+ *
+ * An archive taken on PostgreSQL (its copy is `desk.pgdump`) is restored with `databaseUrl`
+ * (DESK_DATABASE_URL): the dump is loaded into that database, which must be empty, in one
+ * transaction, before the files are moved into place; its migrations are compared with
+ * `postgresMigrationTags`. Each engine restores only its own archives (moving a desk from SQLite
+ * to PostgreSQL is another command's work).
  */
 export async function restoreBackup(options: {
   file: string;
   dataDir: string;
   migrations: Migration[];
+  databaseUrl?: string | null;
+  /** The tags the PostgreSQL lineage knows (every step's `covers`), for an archive taken on PostgreSQL. */
+  postgresMigrationTags?: readonly string[];
 }): Promise<Manifest> {
   const dataDir = resolve(options.dataDir);
+  const onServer = Boolean(options.databaseUrl);
   let existing: string[] | null = null;
   try {
     existing = readdirSync(dataDir);
@@ -251,8 +277,29 @@ export async function restoreBackup(options: {
     throw new BackupError(
       `${dataDir} is not empty: restore only into an empty data dir (move the current one aside first)`,
     );
+  if (options.databaseUrl) {
+    let refusal: string | null;
+    try {
+      refusal = await postgresRestoreRefusal(options.databaseUrl);
+    } catch (error) {
+      throw new BackupError(`cannot reach the database of DESK_DATABASE_URL: ${(error as Error).message}`);
+    }
+    if (refusal) throw new BackupError(refusal);
+  }
   const refuseNewer = (manifest: Manifest) => {
-    const unknown = unknownMigrationTags(manifest.migrations, options.migrations);
+    const takenOnServer = databaseEntryOf(manifest.files.map((f) => f.path)) === POSTGRES_DUMP;
+    if (takenOnServer && !onServer)
+      throw new BackupError(
+        `${options.file} was taken on PostgreSQL: set DESK_DATABASE_URL to the empty database to restore it into`,
+      );
+    if (!takenOnServer && onServer)
+      throw new BackupError(
+        `${options.file} holds a SQLite database: unset DESK_DATABASE_URL to restore it as a SQLite data dir`,
+      );
+    const known = takenOnServer
+      ? (options.postgresMigrationTags ?? []).map((tag) => ({ tag, sql: "" }))
+      : options.migrations;
+    const unknown = unknownMigrationTags(manifest.migrations, known);
     if (unknown.length > 0)
       throw new BackupError(
         `${options.file} was taken by a newer Desk (${manifest.desk_version}; migrations ${unknown.join(", ")} are unknown here): restore it with that release or a newer one`,
@@ -273,9 +320,18 @@ export async function restoreBackup(options: {
       refuseNewer,
     );
     refuseNewer(manifest);
-    const integrity = await backupStatements().integrity(join(staging, DATABASE));
+    const entry = databaseEntryOf(manifest.files.map((f) => f.path)) ?? DATABASE;
+    const integrity = await backupStatementsOfEntry(entry)!.integrity(join(staging, entry));
     if (integrity !== "ok")
-      throw new BackupError(`${options.file} is damaged:\n  ${DATABASE}: integrity check failed (${integrity})`);
+      throw new BackupError(`${options.file} is damaged:\n  ${entry}: integrity check failed (${integrity})`);
+    if (entry === POSTGRES_DUMP && options.databaseUrl) {
+      try {
+        await restorePostgresDump(join(staging, entry), options.databaseUrl);
+      } catch (error) {
+        throw new BackupError(`${options.file}: the database could not be restored (${(error as Error).message})`);
+      }
+      rmSync(join(staging, entry));
+    }
     moveIntoPlace(staging, dataDir);
     return manifest;
   } finally {

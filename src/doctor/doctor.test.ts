@@ -4,7 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../test/peers/dovecot";
 import { startSmtpSink } from "../../test/peers/smtp-sink";
-import { startTestDesk } from "../../test/harness";
+import { startTestDesk, storeEnvOf } from "../../test/harness";
+import { onPostgres } from "../../test/kit/postgres";
+import { sql } from "drizzle-orm";
+import { execute } from "../db/store";
 import { diagnose, formatFindings } from "./doctor";
 import { doctorEnv, doctorProbes, findingsOf } from "../../test/kit/doctor";
 
@@ -71,7 +74,10 @@ describe("desk doctor", () => {
 
   test("a running Desk passes the HTTP check; another server on its port fails", async () => {
     const desk = await startTestDesk();
-    const running = await diagnose(doctorEnv(desk.dataDir, { DESK_PORT: new URL(desk.url).port }), doctorProbes({}));
+    const running = await diagnose(
+      doctorEnv(desk.dataDir, { ...storeEnvOf(desk), DESK_PORT: new URL(desk.url).port }),
+      doctorProbes({}),
+    );
     expect(findingsOf(running, "HTTP")[0]).toMatchObject({
       verdict: "ok",
       detail: expect.stringContaining("Desk answers"),
@@ -105,5 +111,66 @@ describe("desk doctor", () => {
     expect(run.exitCode).toBe(1);
     expect(out).toContain(`→ chmod 700 ${dir}`);
     expect(out).toContain("problem(s) to fix");
+  });
+});
+
+// On PostgreSQL the database is a server, not a file in the data dir: the doctor reports whether it
+// answers and which version it runs, and reads the migrations there.
+describe.skipIf(!onPostgres)("desk doctor on PostgreSQL", () => {
+  test("a reachable server is named with its version, never its password; the migrations are read there", async () => {
+    const desk = await startTestDesk();
+    const env = storeEnvOf(desk);
+    const findings = await diagnose(
+      doctorEnv(desk.dataDir, { ...env, DESK_PORT: String(await freePort()) }),
+      doctorProbes({}),
+    );
+    const database = findingsOf(findings, "database")[0]!;
+    expect(database.verdict).toBe("ok");
+    expect(database.detail).toMatch(/^PostgreSQL \d+(\.\d+)? at .+ answers$/);
+    expect(findingsOf(findings, "database integrity")[0]!.verdict).toBe("ok");
+    expect(findingsOf(findings, "database version")[0]).toMatchObject({ verdict: "ok", detail: "up to date" });
+
+    // With amcheck installed, the B-tree indexes of the desk's schema are checked.
+    await execute(desk.deps.db, sql`CREATE EXTENSION IF NOT EXISTS amcheck`);
+    const checked = await diagnose(
+      doctorEnv(desk.dataDir, { ...env, DESK_PORT: String(await freePort()) }),
+      doctorProbes({}),
+    );
+    expect(findingsOf(checked, "database integrity")[0]).toMatchObject({
+      verdict: "ok",
+      detail: expect.stringMatching(/^amcheck passed on [1-9]\d* index\(es\)$/),
+    });
+
+    await execute(
+      desk.deps.db,
+      sql`INSERT INTO __desk_migrations (tag, applied_at) VALUES ('9999_from_the_future', '2030-01-01')`,
+    );
+    const newer = await diagnose(
+      doctorEnv(desk.dataDir, { ...env, DESK_PORT: String(await freePort()) }),
+      doctorProbes({}),
+    );
+    expect(findingsOf(newer, "database version")[0]).toMatchObject({
+      verdict: "fail",
+      detail: expect.stringContaining("9999_from_the_future"),
+    });
+  });
+
+  test("a server that does not answer fails with what to check, without the password", async () => {
+    const dir = join(freshDir(), "data");
+    const dead = await freePort();
+    const findings = await diagnose(
+      doctorEnv(dir, {
+        DESK_PORT: String(await freePort()),
+        DESK_DATABASE_URL: `postgres://desk:hunter2@127.0.0.1:${dead}/desk`,
+        DESK_INBOUND_SECRET: "doctor-test-inbound-secret-0123456789",
+      }),
+      doctorProbes({}),
+    );
+    const database = findingsOf(findings, "database")[0]!;
+    expect(database.verdict).toBe("fail");
+    expect(database.detail).toContain(`127.0.0.1:${dead}/desk`);
+    expect(database.detail).not.toContain("hunter2");
+    expect(database.fix).toContain("DESK_DATABASE_URL");
+    expect(findingsOf(findings, "database version")).toEqual([]);
   });
 });

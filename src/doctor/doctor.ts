@@ -2,10 +2,11 @@ import { constants, accessSync, existsSync, readdirSync, statfsSync, statSync } 
 import { resolve as resolveDns } from "node:dns/promises";
 import { join, resolve } from "node:path";
 import { migrations } from "../../migrations/index";
+import { postgresMigrations } from "../../migrations/postgres/index";
 import { type Config, loadConfig } from "../config/config";
-import { unknownMigrationTags } from "../db/sqlite/migrate";
+import { isPostgresUrl } from "../config/engine";
 import { smtpSettingsFromUrl, verifySmtp } from "../mail/mail.send";
-import { doctorStatements } from "./doctor.statements";
+import { doctorStatements, shownDatabase } from "./doctor.statements";
 
 export type Verdict = "ok" | "warn" | "fail";
 export type Finding = { verdict: Verdict; check: string; detail: string; fix?: string };
@@ -69,7 +70,8 @@ function looseEntries(dataDir: string): string[] {
   return loose;
 }
 
-function checkDataDir(dataDir: string): Finding[] {
+/** `onServer`: the database is a PostgreSQL server's (DESK_DATABASE_URL), so the data dir holds files and secrets only. */
+function checkDataDir(dataDir: string, onServer: boolean): Finding[] {
   if (!existsSync(dataDir))
     return [
       { verdict: "warn", check: "data dir", detail: `${dataDir} does not exist yet; Desk creates it (0700) at start` },
@@ -89,7 +91,7 @@ function checkDataDir(dataDir: string): Finding[] {
     findings.push({
       verdict: "fail",
       check: "data dir permissions",
-      detail: `${dataDir} is open to other users (${octal(mode(dataDir))}): it holds the database and secrets`,
+      detail: `${dataDir} is open to other users (${octal(mode(dataDir))}): it holds ${onServer ? "the secrets and stored files" : "the database and secrets"}`,
       fix: `chmod 700 ${dataDir}`,
     });
   const loose = looseEntries(dataDir);
@@ -108,7 +110,9 @@ function checkDataDir(dataDir: string): Finding[] {
           verdict: "warn",
           check: "disk space",
           detail: `${(freeBytes / 1024 ** 2).toFixed(0)} MB free where the data dir is`,
-          fix: "free space or move the data dir: SQLite needs room for its WAL and backups",
+          fix: onServer
+            ? "free space or move the data dir: attachments, raw mail and backups are written there"
+            : "free space or move the data dir: SQLite needs room for its WAL and backups",
         }
       : { verdict: "ok", check: "disk space", detail: `${(freeBytes / 1024 ** 3).toFixed(1)} GB free` },
   );
@@ -118,39 +122,98 @@ function checkDataDir(dataDir: string): Finding[] {
 }
 
 async function checkDatabase(config: Config): Promise<Finding[]> {
+  if (config.databaseUrl) return await checkDatabaseServer(config.databaseUrl);
   if (!existsSync(config.databasePath))
     return [{ verdict: "ok", check: "database", detail: "none yet: created and migrated at first start" }];
-  const inspection = await doctorStatements().inspect(config.databasePath);
+  const inspection = await doctorStatements("sqlite").inspect(config.databasePath);
   if (!inspection.opened)
     return [{ verdict: "fail", check: "database", detail: `cannot open ${config.databasePath}: ${inspection.error}` }];
-  const { problems, applied } = inspection;
-  const newer = unknownMigrationTags(applied, migrations);
-  const pending = migrations.filter((m) => !applied.includes(m.tag));
-  const findings: Finding[] = [];
-  findings.push(
-    problems.length
+  return [
+    inspection.problems.length
       ? {
           verdict: "fail",
           check: "database integrity",
-          detail: problems.slice(0, 3).join("; "),
+          detail: inspection.problems.slice(0, 3).join("; "),
           fix: "stop Desk and restore the newest backup (desk restore <file>)",
         }
       : { verdict: "ok", check: "database integrity", detail: "quick_check passed" },
-  );
-  if (newer.length)
+    versionFinding(
+      inspection.applied,
+      migrations.map((m) => m.tag),
+      "run the newer desk binary, or restore the pre-migrate snapshot under <data dir>/snapshots",
+    ),
+  ];
+}
+
+/**
+ * DESK_DATABASE_URL: the server's reachability and version instead of a file, its B-tree indexes
+ * checked with amcheck when the extension is installed, and the migrations as on SQLite.
+ */
+async function checkDatabaseServer(url: string): Promise<Finding[]> {
+  const shown = shownDatabase(url);
+  const inspection = await doctorStatements("postgres").inspect(url);
+  if (!inspection.opened)
+    return [
+      {
+        verdict: "fail",
+        check: "database",
+        detail: `cannot reach PostgreSQL at ${shown}: ${inspection.error}`,
+        fix: "check DESK_DATABASE_URL (host, port, database, user and password), that the server runs, and that this host may reach it",
+      },
+    ];
+  const findings: Finding[] = [
+    { verdict: "ok", check: "database", detail: `${inspection.server ?? "PostgreSQL"} at ${shown} answers` },
+  ];
+  if (inspection.problems.length)
     findings.push({
       verdict: "fail",
-      check: "database version",
-      detail: `the database has migrations this binary lacks (${newer.join(", ")})`,
-      fix: "run the newer desk binary, or restore the pre-migrate snapshot under <data dir>/snapshots",
+      check: "database integrity",
+      detail: inspection.problems.slice(0, 3).join("; "),
+      fix: "REINDEX the damaged indexes (REINDEX INDEX CONCURRENTLY <name>), and check the server's storage",
+    });
+  else if (inspection.checked == null)
+    findings.push({
+      verdict: "ok",
+      check: "database integrity",
+      detail:
+        "indexes not checked: the amcheck extension is not installed (CREATE EXTENSION amcheck to have them checked)",
     });
   else
     findings.push({
       verdict: "ok",
-      check: "database version",
-      detail: pending.length ? `${pending.length} migration(s) run at next start` : "up to date",
+      check: "database integrity",
+      detail: `amcheck passed on ${inspection.checked} index(es)`,
     });
+  if (inspection.applied.length === 0)
+    findings.push({ verdict: "ok", check: "database version", detail: "empty: migrated at first start" });
+  else
+    findings.push(
+      versionFinding(
+        inspection.applied,
+        postgresMigrations.flatMap((m) => m.covers),
+        "run the newer desk binary, or restore the server's backup taken before that release migrated it",
+      ),
+    );
   return findings;
+}
+
+/** The migrations a database holds against this binary's (the same tags on both engines). */
+function versionFinding(applied: string[], known: readonly string[], fix: string): Finding {
+  const knownTags = new Set(known);
+  const newer = applied.filter((tag) => !knownTags.has(tag));
+  if (newer.length)
+    return {
+      verdict: "fail",
+      check: "database version",
+      detail: `the database has migrations this binary lacks (${newer.join(", ")})`,
+      fix,
+    };
+  const pending = known.filter((tag) => !applied.includes(tag));
+  return {
+    verdict: "ok",
+    check: "database version",
+    detail: pending.length ? `${pending.length} migration(s) run at next start` : "up to date",
+  };
 }
 
 async function checkInbound(config: Config, probes: DoctorProbes): Promise<Finding> {
@@ -228,7 +291,7 @@ export async function diagnose(
   probes: DoctorProbes = realProbes,
 ): Promise<Finding[]> {
   // Looked at before loading the configuration, which makes a fresh data dir private by itself.
-  const findings = checkDataDir(resolve(env.DESK_DATA_DIR ?? "./data"));
+  const findings = checkDataDir(resolve(env.DESK_DATA_DIR ?? "./data"), isPostgresUrl(env.DESK_DATABASE_URL));
   let config: Config;
   try {
     config = loadConfig(env);

@@ -1,4 +1,4 @@
-import { existsSync, statfsSync, statSync } from "node:fs";
+import { statfsSync } from "node:fs";
 import pkg from "../../package.json" with { type: "json" };
 import type { RequestContext } from "../auth/context";
 import { recentBackupRuns } from "../backups/backups.public";
@@ -9,8 +9,7 @@ import { mailboxHealthOf } from "../mailboxes/mailboxes.public";
 import { memberRoleOf } from "../members/members.public";
 import { firstUserId } from "../identity/identity.public";
 import type { SystemWire } from "./system.schemas";
-
-const sizeOf = (path: string) => (existsSync(path) ? statSync(path).size : 0);
+import { systemStatements } from "./system.statements";
 
 /**
  * The instance belongs to whoever set it up (the first person to register) and the owners and
@@ -57,12 +56,13 @@ export async function systemState(ctx: RequestContext, deps: Deps, startedAt: Da
 async function instanceState(deps: Deps, startedAt: Date): Promise<NonNullable<SystemWire["instance"]>> {
   const { config, clock, db } = deps;
   const disk = statfsSync(config.dataDir);
+  const size = await systemStatements(db).databaseSize(config.databasePath);
   return {
     started_at: startedAt.toISOString(),
     uptime_seconds: Math.max(0, Math.round((clock.now().getTime() - startedAt.getTime()) / 1000)),
     data_dir: config.dataDir,
-    database_bytes: sizeOf(config.databasePath),
-    wal_bytes: sizeOf(`${config.databasePath}-wal`),
+    database_bytes: size.databaseBytes,
+    wal_bytes: size.walBytes,
     free_disk_bytes: disk.bavail * disk.bsize,
     jobs: await jobQueueStats(db, clock),
     consumers: (await consumerLag(db, clock.now())).map((c) => ({

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "bun:test";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { freshPostgresDatabase, onPostgres } from "../kit/postgres";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 /** DESK_E2E_BINARY runs the browser tests against another build (e.g. one taken before a change, to see a test fail). */
@@ -70,6 +71,9 @@ export async function startDeskBinary(
   options: { hostname?: string } = {},
 ): Promise<RunningDesk> {
   const dataDir = mkdtempSync(join(tmpdir(), "desk-e2e-"));
+  // On PostgreSQL (the test process runs with DESK_DATABASE_URL) each desk gets a migrated database
+  // of its own, and the secrets every node of a PostgreSQL desk must be given.
+  const database = onPostgres ? await freshPostgresDatabase() : null;
   const port = await freePort();
   const url = `http://${options.hostname ?? "127.0.0.1"}:${port}`;
   const proc = Bun.spawn([DESK_BINARY, "serve"], {
@@ -87,6 +91,13 @@ export async function startDeskBinary(
       DESK_BACKUP_INTERVAL: "off",
       // Browser tests cannot move the binary's clock: the rating request goes out at once here.
       DESK_CSAT_DELAY: "1ms",
+      ...(database
+        ? {
+            DESK_DATABASE_URL: database.url,
+            DESK_SECRET: "e2e-secret-that-is-long-enough-0123456789",
+            DESK_INBOUND_SECRET: "e2e-inbound-secret-0123456789",
+          }
+        : {}),
       ...env,
     },
     stdout: "inherit",
@@ -110,6 +121,7 @@ export async function startDeskBinary(
       await Promise.race([proc.exited, Bun.sleep(5000)]);
       if (proc.exitCode === null) proc.kill("SIGKILL");
       rmSync(dataDir, { recursive: true, force: true });
+      await database?.drop();
     },
   };
 }
