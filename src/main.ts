@@ -19,12 +19,15 @@ import { diagnose, formatFindings } from "./doctor/doctor";
 import { buildInfo } from "./lib/version";
 import { PortTakenError } from "./lib/port-taken";
 import { startQuietCollector } from "./lib/quiet-collector";
+import { MIGRATE_TO_USAGE, runMigrateToCommand } from "./migrate-to/migrate-to.cli";
 
 const USAGE = `Usage: desk <command>
 
 Commands:
   serve     run the help desk (HTTP API, web app, gateway, SMTP receiver, jobs)
   migrate   apply database migrations and exit
+  ${MIGRATE_TO_USAGE}
+            copy a stopped desk (DESK_DATA_DIR) into an empty PostgreSQL database and verify it, or back
   user      ${USER_USAGE}
   ${BACKUP_USAGE}
             write a consistent archive while Desk serves, or check one
@@ -54,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === "restore") return runRestoreCommand(argv.slice(1));
+  if (command === "migrate-to") return runMigrateToCommand(argv.slice(1));
   if (command === "backup") return runBackupCommand(loadConfig, argv.slice(1));
   if (command === "doctor") {
     const findings = await diagnose(process.env);

@@ -39,6 +39,7 @@ const NOT_BLOBS: Record<string, string> = {
   "src/db/storage.ts": "the database file and free space",
   "src/system/system.service.ts": "sizes of the database and the disk",
   "src/pictures/pictures.native.ts": "libvips unpacked from the executable: the loader needs a path on disk",
+  "src/migrate-to/migrate-to.cli.ts": "the way back makes a new, empty data dir and writes its secrets there",
 };
 
 /**
