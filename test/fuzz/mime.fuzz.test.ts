@@ -4,7 +4,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { createWorkspaceWithOwner } from "../factories";
 import { startTestDesk } from "../harness";
-import { storedState } from "./fingerprint.sqlite";
+import { storedState } from "./fingerprint";
 
 /**
  * A MIME fuzzer over the ingest pipeline: fast-check mutates the messages of test/mail-corpus

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { createWorkspaceWithOwner } from "../factories";
 import { startTestDesk } from "../harness";
-import { storedState } from "./fingerprint.sqlite";
+import { storedState } from "./fingerprint";
 
 /**
  * Properties of the list filters and their SQL, keyset cursors, custom-field values, label names

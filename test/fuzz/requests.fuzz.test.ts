@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import fc from "fast-check";
 import { createWorkspaceWithOwner } from "../factories";
 import { startTestDesk } from "../harness";
-import { storedState } from "./fingerprint.sqlite";
+import { storedState } from "./fingerprint";
 
 /**
  * A request fuzzer over every operation of /v1/openapi.json: for each one, fast-check builds

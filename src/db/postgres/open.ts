@@ -2,7 +2,7 @@ import { SQL } from "bun";
 import { drizzle } from "drizzle-orm/bun-sql";
 import { activeChange } from "../change";
 import type { PostgresDb } from "./connection";
-import { numericResults } from "./numbers";
+import { deskClient } from "./client";
 
 /** Connections one node keeps open at most: requests of one node share them (PostgreSQL's default limit is 100). */
 const POOL_SIZE = 10;
@@ -19,7 +19,7 @@ const POOL_SIZE = 10;
  */
 export function openPostgres<R>(url: string, runtime: R, options: { max?: number } = {}): PostgresDb<R> {
   const pool = new SQL(url, { max: options.max ?? POOL_SIZE, idleTimeout: 30, connectionTimeout: 10 });
-  const db = Object.assign(drizzle({ client: numericResults(pool) }), { $runtime: runtime }) as PostgresDb<R>;
+  const db = Object.assign(drizzle({ client: deskClient(pool) }), { $runtime: runtime }) as PostgresDb<R>;
   routeSessionThroughChange(db);
   return db;
 }
