@@ -9,7 +9,9 @@ import { Glob } from "bun";
 
 const server = process.env.DESK_TEST_POSTGRES_URL;
 if (!/^postgres(ql)?:\/\//.test(server ?? "")) {
-  console.error("DESK_TEST_POSTGRES_URL must name a PostgreSQL server (bash .ci/postgres.sh bun scripts/test-postgres.ts)");
+  console.error(
+    "DESK_TEST_POSTGRES_URL must name a PostgreSQL server (bash .ci/postgres.sh bun scripts/test-postgres.ts)",
+  );
   process.exit(2);
 }
 const under = process.argv.slice(2);

@@ -5,7 +5,6 @@ import { createWorkspaceWithOwner } from "../../test/factories";
 import { startTestDesk } from "../../test/harness";
 import { anyEvent } from "../../test/kit/events";
 import type { Db } from "../db/database";
-import { closeDatabase } from "../db/engine";
 import { setDeskClock } from "../db/desk-clock";
 import { rowsOf } from "../db/store";
 import { transact } from "../db/tx";
