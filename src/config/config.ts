@@ -496,6 +496,21 @@ function checkPostgresSecrets(e: Env): void {
     );
 }
 
+/** An OpenAI-compatible provider when DESK_AI_BASE_URL and DESK_AI_MODEL are set; null: AI off. */
+const aiConfigOf = (e: Env): Config["ai"] =>
+  e.DESK_AI_BASE_URL && e.DESK_AI_MODEL
+    ? {
+        baseUrl: e.DESK_AI_BASE_URL,
+        apiKey: e.DESK_AI_API_KEY ?? "none",
+        model: e.DESK_AI_MODEL,
+        fastModel: e.DESK_AI_FAST_MODEL ?? e.DESK_AI_MODEL,
+        widgetModel: e.DESK_AI_WIDGET_MODEL ?? e.DESK_AI_FAST_MODEL ?? e.DESK_AI_MODEL,
+        embeddingModel: e.DESK_AI_EMBEDDING_MODEL ?? null,
+        timeoutMs: e.DESK_AI_TIMEOUT,
+        maxRetries: e.DESK_AI_MAX_RETRIES,
+      }
+    : null;
+
 export function loadConfig(
   env: Record<string, string | undefined> = process.env,
   overrides: Partial<Config> = {},
@@ -511,19 +526,6 @@ export function loadConfig(
   preparePrivateDataDir(dataDir);
   const explicitBaseUrl = overrides.baseUrl ?? e.DESK_BASE_URL;
   const baseUrl = (explicitBaseUrl ?? listenerBaseUrl(e.DESK_HOST, e.DESK_PORT)).replace(/\/$/, "");
-  const ai =
-    e.DESK_AI_BASE_URL && e.DESK_AI_MODEL
-      ? {
-          baseUrl: e.DESK_AI_BASE_URL,
-          apiKey: e.DESK_AI_API_KEY ?? "none",
-          model: e.DESK_AI_MODEL,
-          fastModel: e.DESK_AI_FAST_MODEL ?? e.DESK_AI_MODEL,
-          widgetModel: e.DESK_AI_WIDGET_MODEL ?? e.DESK_AI_FAST_MODEL ?? e.DESK_AI_MODEL,
-          embeddingModel: e.DESK_AI_EMBEDDING_MODEL ?? null,
-          timeoutMs: e.DESK_AI_TIMEOUT,
-          maxRetries: e.DESK_AI_MAX_RETRIES,
-        }
-      : null;
   return {
     host: e.DESK_HOST,
     port: e.DESK_PORT,
@@ -563,7 +565,7 @@ export function loadConfig(
     openSignup: e.DESK_OPEN_SIGNUP,
     smtpRelayUrl: e.DESK_SMTP_URL ?? null,
     mailFrom: e.DESK_MAIL_FROM ?? null,
-    ai,
+    ai: aiConfigOf(e),
     allowedPrivateHosts: e.DESK_ALLOWED_PRIVATE_HOSTS.split(",")
       .map((s) => s.trim())
       .filter(Boolean),

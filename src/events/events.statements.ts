@@ -320,27 +320,6 @@ const postgresEventStatements = (db: Queryable): EventStatements => {
      FROM events WHERE workspace_id = ? AND seq > ? AND seq <= ? AND ${inListSql("type", "postgres")}
        AND ${NOT_IMPORTED} ORDER BY seq LIMIT ?`,
   );
-  // Byte order, as SQLite's BINARY collation sorts.
-  const names = postgresQuery<{ name: string }, []>(db, 'SELECT name FROM event_consumers ORDER BY name COLLATE "C"');
-  const lag = postgresQuery<StoredLag, [string]>(
-    db,
-    `SELECT coalesce(sum(s.last_seq - coalesce(c.last_seq, 0)), 0)::int AS behind,
-       min((SELECT e.occurred_at FROM events e WHERE e.workspace_id = s.workspace_id AND e.seq > coalesce(c.last_seq, 0)
-            ORDER BY e.seq LIMIT 1)) AS oldest
-     FROM event_seqs s LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
-     WHERE s.last_seq > coalesce(c.last_seq, 0)`,
-  );
-  const since = postgresQuery<StoredEventRow, [string, number, number]>(
-    db,
-    `SELECT ${EVENT_COLUMNS_PG} FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
-  );
-  // The topic as a jsonb containment test (the caller still checks it exactly, as on SQLite).
-  const publicSince = postgresQuery<PublicEventRow, [string, number, string, number]>(
-    db,
-    `SELECT id, seq, workspace_id, type, visibility, topics::text AS topics, data::text AS data, occurred_at FROM events
-     WHERE workspace_id = ? AND seq > ? AND visibility = 'public' AND topics @> jsonb_build_array(?::text)
-     ORDER BY seq LIMIT ?`,
-  );
   let workspaceExists: PostgresQuery<unknown, [string]> | null = null;
   return {
     nextSeq: async (workspaceId) => (await nextSeq.get(workspaceId))!.last_seq,
@@ -381,6 +360,36 @@ const postgresEventStatements = (db: Queryable): EventStatements => {
     changeCount: async () => (await changes.get())!.n,
     eventsAfter: (workspaceId, afterSeq, upTo, types, limit) =>
       after.all(workspaceId, afterSeq, upTo, jsonList(types), limit),
+    ...postgresEventReads(db),
+  };
+};
+
+type EventReads = Pick<EventStatements, "consumerNames" | "storedLag" | "eventsSince" | "publicEventsSince">;
+
+/** PostgreSQL: the reads of the consumers' lag and of a replay (GET /v1/events, a socket's `since`). */
+const postgresEventReads = (db: Queryable): EventReads => {
+  // Byte order, as SQLite's BINARY collation sorts.
+  const names = postgresQuery<{ name: string }, []>(db, 'SELECT name FROM event_consumers ORDER BY name COLLATE "C"');
+  const lag = postgresQuery<StoredLag, [string]>(
+    db,
+    `SELECT coalesce(sum(s.last_seq - coalesce(c.last_seq, 0)), 0)::int AS behind,
+       min((SELECT e.occurred_at FROM events e WHERE e.workspace_id = s.workspace_id AND e.seq > coalesce(c.last_seq, 0)
+            ORDER BY e.seq LIMIT 1)) AS oldest
+     FROM event_seqs s LEFT JOIN event_consumer_cursors c ON c.consumer = ? AND c.workspace_id = s.workspace_id
+     WHERE s.last_seq > coalesce(c.last_seq, 0)`,
+  );
+  const since = postgresQuery<StoredEventRow, [string, number, number]>(
+    db,
+    `SELECT ${EVENT_COLUMNS_PG} FROM events WHERE workspace_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
+  );
+  // The topic as a jsonb containment test (the caller still checks it exactly, as on SQLite).
+  const publicSince = postgresQuery<PublicEventRow, [string, number, string, number]>(
+    db,
+    `SELECT id, seq, workspace_id, type, visibility, topics::text AS topics, data::text AS data, occurred_at FROM events
+     WHERE workspace_id = ? AND seq > ? AND visibility = 'public' AND topics @> jsonb_build_array(?::text)
+     ORDER BY seq LIMIT ?`,
+  );
+  return {
     consumerNames: async () => (await names.all()).map((r) => r.name),
     storedLag: (consumer) => lag.get(consumer),
     eventsSince: (workspaceId, since_, limit) => since.all(workspaceId, since_, limit),

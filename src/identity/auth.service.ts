@@ -3,6 +3,7 @@ import { count, eq } from "drizzle-orm";
 import type { Deps } from "../deps";
 import { transact } from "../db/tx";
 import { conflict, DeskError, forbidden, unauthorized } from "../lib/errors";
+import { spentChallengesOf } from "./challenge.spent";
 import { deskRateLimiter, enforceRateLimits, type RateLimiter } from "../http/rate-limit";
 import { requestMeta } from "../http/request-meta";
 import { newId } from "../lib/ids";
@@ -13,7 +14,6 @@ import {
   challengeFailed,
   challengeRequired,
   createSignInChallenges,
-  spentChallengesOf,
   type ChallengeAnswer,
   type SignInChallenges,
 } from "./challenge";

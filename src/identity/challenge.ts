@@ -4,7 +4,6 @@ import type { Deps } from "../deps";
 import { systemClock } from "../lib/clock";
 import { DeskError } from "../lib/errors";
 import { deriveKey } from "../lib/crypto";
-import { postgresSpentChallenges } from "./challenge.postgres";
 
 /**
  * The sign-in challenge (SPEC: "sign-in is rate limited and protected by a challenge"): a
@@ -73,16 +72,6 @@ export const challengeRequired = () =>
   );
 export const challengeFailed = () =>
   new DeskError(403, "challenge_failed", "The challenge answer is wrong, expired or already used; solve a new one.");
-
-/**
- * The desk's spent set: in memory for one process on its file; in a table when several nodes share
- * one PostgreSQL database, where every node must see every spend. altcha checks a challenge's
- * expiry against the system time, so spends are stamped with it too.
- */
-export const spentChallengesOf = (deps: Pick<Deps, "config" | "db">): SpentChallenges =>
-  deps.config.databaseUrl
-    ? postgresSpentChallenges(deps.db, () => systemClock.now().getTime())
-    : memorySpentChallenges(() => systemClock.now().getTime());
 
 export function createSignInChallenges(deps: Pick<Deps, "config">, spent: SpentChallenges): SignInChallenges {
   const secret = deriveKey(deps.config.secret, "sign-in-challenge").toString("hex");

@@ -330,28 +330,6 @@ const postgresJobStatements = (db: Queryable): JobStatements => {
      VALUES (?, ?, ?, ?::text::jsonb, 'queued', ?, 0, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id`,
   );
   const sooner = returning<[string, string, string, string]>(SOONER);
-  const oldestDue = postgresQuery<{ run_at: string | null }, [string]>(db, OLDEST_DUE);
-  const counts = postgresQuery<{ kind: string; state: string; n: number }, []>(
-    db,
-    "SELECT kind, state, count(*)::int AS n FROM jobs GROUP BY kind, state",
-  );
-  const overdue = postgresQuery<{ n: number }, [string]>(
-    db,
-    "SELECT count(*)::int AS n FROM jobs WHERE state = 'running' AND lease_until < ?",
-  );
-  const queue = postgresQuery<{ queued: number; due: number; running: number; failed: number }, [string, string]>(
-    db,
-    `SELECT
-         (SELECT count(*)::int FROM jobs WHERE state = 'queued') AS queued,
-         (SELECT count(*)::int FROM jobs WHERE state = 'queued' AND run_at <= ?) AS due,
-         (SELECT count(*)::int FROM jobs WHERE state = 'running') AS running,
-         (SELECT count(*)::int FROM jobs WHERE state = 'failed' AND updated_at >= ?) AS failed`,
-  );
-  // The parameter's type is named: `? IS NULL` alone gives PostgreSQL nothing to infer it from.
-  const failed = postgresQuery<FailedJob, [string | null, string | null, number]>(
-    db,
-    RECENT_FAILED.replace("(? IS NULL", "(?::text IS NULL"),
-  );
   return {
     claimDue: (c) => claim.all(c.leaseUntil, c.owner, c.node, c.token, c.now, c.now, c.kind, c.limit),
     nextDueAt: async (kinds) => (await nextDue.get(JSON.stringify(kinds)))?.run_at ?? null,
@@ -381,6 +359,40 @@ const postgresJobStatements = (db: Queryable): JobStatements => {
         )
       ).length > 0,
     moveSooner: (uniqueKey, runAt, at) => counted(sooner.all(runAt, at, uniqueKey, runAt)),
+    ...postgresJobReports(db),
+  };
+};
+
+type JobReports = Pick<
+  JobStatements,
+  "oldestDueAt" | "countsByKindAndState" | "runningPastLease" | "queueCounts" | "recentFailed"
+>;
+
+/** PostgreSQL: what /readyz, /metrics and the system page read of the queue. */
+const postgresJobReports = (db: Queryable): JobReports => {
+  const oldestDue = postgresQuery<{ run_at: string | null }, [string]>(db, OLDEST_DUE);
+  const counts = postgresQuery<{ kind: string; state: string; n: number }, []>(
+    db,
+    "SELECT kind, state, count(*)::int AS n FROM jobs GROUP BY kind, state",
+  );
+  const overdue = postgresQuery<{ n: number }, [string]>(
+    db,
+    "SELECT count(*)::int AS n FROM jobs WHERE state = 'running' AND lease_until < ?",
+  );
+  const queue = postgresQuery<{ queued: number; due: number; running: number; failed: number }, [string, string]>(
+    db,
+    `SELECT
+         (SELECT count(*)::int FROM jobs WHERE state = 'queued') AS queued,
+         (SELECT count(*)::int FROM jobs WHERE state = 'queued' AND run_at <= ?) AS due,
+         (SELECT count(*)::int FROM jobs WHERE state = 'running') AS running,
+         (SELECT count(*)::int FROM jobs WHERE state = 'failed' AND updated_at >= ?) AS failed`,
+  );
+  // The parameter's type is named: `? IS NULL` alone gives PostgreSQL nothing to infer it from.
+  const failed = postgresQuery<FailedJob, [string | null, string | null, number]>(
+    db,
+    RECENT_FAILED.replace("(? IS NULL", "(?::text IS NULL"),
+  );
+  return {
     oldestDueAt: async (now) => (await oldestDue.get(now))?.run_at ?? null,
     countsByKindAndState: () => counts.all(),
     runningPastLease: async (before) => (await overdue.get(before))?.n ?? 0,

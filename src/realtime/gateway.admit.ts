@@ -1,9 +1,9 @@
 import { untilDurable } from "../db/tx";
 import { publicEventsSince, replayEvents } from "../events/events.replay";
 import { onFrame } from "./gateway.frames";
-import { applyGrants, grantOf } from "./gateway.grants";
+import { applyGrants } from "./gateway.grants";
 import { holdWorkspace, releaseWorkspace } from "./gateway.publish";
-import { addTo, send, shut, type Gateway, type Grants, type Joining, type Socket } from "./gateway.state";
+import { addTo, grantOf, send, shut, type Gateway, type Grants, type Joining, type Socket } from "./gateway.state";
 import { CLOSE } from "./realtime.protocol";
 
 const MAX_REPLAY = 5000;

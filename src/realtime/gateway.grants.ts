@@ -1,7 +1,6 @@
 import { SCOPES, type Scope } from "../auth/context";
 import type { AccessEnded } from "../auth/session-signals";
 import { teamTopic, workspaceTopic } from "../events/envelope";
-import type { ReadGrant } from "../events/visibility";
 import type { Gateway, GatewayDeps, Grants, Socket, SocketData } from "./gateway.state";
 import { shut } from "./gateway.state";
 import { holdWorkspace, releaseWorkspace } from "./gateway.publish";
@@ -40,12 +39,6 @@ export function grantsReader(deps: GatewayDeps): (data: SocketData) => Promise<G
     };
   };
 }
-
-export const grantOf = (data: SocketData): ReadGrant => ({
-  scopes: data.scopes,
-  visibleTeams: data.allTeams ? "all" : data.teams,
-  person: data.userId,
-});
 
 /**
  * Joins the Bun topics matching the grants, leaving the ones no longer granted. People join the

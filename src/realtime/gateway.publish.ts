@@ -1,8 +1,7 @@
 import { hiddenStandIn, personOf, workspaceTopic, type Envelope, type StoredEvent } from "../events/envelope";
 import { FEED_ON } from "../events/feed";
 import { mayReadEvent } from "../events/visibility";
-import { grantOf } from "./gateway.grants";
-import { send, type Gateway, type Held, type Joining, type Socket } from "./gateway.state";
+import { grantOf, send, type Gateway, type Held, type Joining, type Socket } from "./gateway.state";
 
 /**
  * Fans committed events out once per socket: Bun's pub/sub for the main topic, our own index for

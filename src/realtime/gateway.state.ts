@@ -6,6 +6,7 @@ import type { Config } from "../config/config";
 import type { Db } from "../db/database";
 import type { EventCatalogue } from "../events/catalogue";
 import type { Envelope, StoredEvent } from "../events/envelope";
+import type { ReadGrant } from "../events/visibility";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import type { createPresence, PresenceLookups } from "./presence";
@@ -134,3 +135,10 @@ export function send(ws: Socket, frame: string): void {
   const result = ws.send(frame);
   if (result === 0 || ws.getBufferedAmount() > MAX_BUFFERED_BYTES) shut(ws, CLOSE.slowConsumer);
 }
+
+/** What a socket may read, from its grants as they stand (publish checks each event against it). */
+export const grantOf = (data: SocketData): ReadGrant => ({
+  scopes: data.scopes,
+  visibleTeams: data.allTeams ? "all" : data.teams,
+  person: data.userId,
+});
