@@ -15,11 +15,10 @@ import { modules } from "./registry";
 import { BACKUP_USAGE, RESTORE_USAGE, runBackupCommand, runRestoreCommand } from "./backups/backups.cli";
 import { NewerDatabaseError } from "./db/sqlite/migrate";
 import { assertWritableDataDir, DataDirUnwritableError } from "./db/storage";
-import { diagnose, formatFindings } from "./doctor/doctor";
 import { buildInfo } from "./lib/version";
 import { PortTakenError } from "./lib/port-taken";
 import { startQuietCollector } from "./lib/quiet-collector";
-import { MIGRATE_TO_USAGE, runMigrateToCommand } from "./migrate-to/migrate-to.cli";
+import { MIGRATE_TO_USAGE } from "./migrate-to/migrate-to.usage";
 
 const USAGE = `Usage: desk <command>
 
@@ -57,9 +56,11 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === "restore") return runRestoreCommand(argv.slice(1));
-  if (command === "migrate-to") return runMigrateToCommand(argv.slice(1));
+  // Loaded only for its own command: `desk serve` keeps none of it in memory.
+  if (command === "migrate-to") return (await import("./migrate-to/migrate-to.cli")).runMigrateToCommand(argv.slice(1));
   if (command === "backup") return runBackupCommand(loadConfig, argv.slice(1));
   if (command === "doctor") {
+    const { diagnose, formatFindings } = await import("./doctor/doctor");
     const findings = await diagnose(process.env);
     console.log(formatFindings(findings));
     return findings.some((f) => f.verdict === "fail") ? 1 : 0;

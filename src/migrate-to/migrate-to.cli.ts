@@ -11,8 +11,7 @@ import {
   migratePostgresToSqlite,
   migrateSqliteToPostgres,
 } from "./migrate-to.service";
-
-export const MIGRATE_TO_USAGE = "migrate-to <postgres://…> | migrate-to sqlite:///<dir> --from <postgres://…>";
+import { MIGRATE_TO_USAGE } from "./migrate-to.usage";
 
 /** The URL without its password, for what the command prints. */
 const shown = (url: string): string => {
