@@ -57,22 +57,7 @@ const insertParams = (row: AuditInsert): InsertParams => [
 
 export const auditStatements = dialectStatements<AuditStatements>({
   sqlite: (db: Queryable) => {
-    const insert = sqliteOf(db).query<
-      unknown,
-      [
-        string,
-        string,
-        string,
-        string | null,
-        string | null,
-        string,
-        string,
-        string | null,
-        string,
-        string | null,
-        string,
-      ]
-    >(
+    const insert = sqliteOf(db).query<unknown, InsertParams>(
       "INSERT INTO audit_logs (id, workspace_id, actor_type, actor_user_id, actor_api_key_id, action, entity_type, entity_id, data, ip, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
     return {

@@ -114,39 +114,43 @@ const counterParams = (next: TicketRow) =>
     next.id,
   ] as [number, string, string, string, string | null, string | null, string];
 
+/** A ticket's columns in INSERT_TICKET_COLUMNS order; the flag as each engine binds it (0/1 or a boolean). */
+const ticketParams = <Flag extends number | boolean>(row: TicketRow, spam: Flag) =>
+  [
+    row.id,
+    row.workspaceId,
+    row.number,
+    row.subject,
+    row.status,
+    row.priority,
+    row.severity,
+    row.channel,
+    row.mailboxId,
+    row.contactId,
+    row.assigneeId,
+    row.teamId,
+    spam,
+    row.snoozedUntil,
+    row.solvedAt,
+    row.firstRespondedAt,
+    row.lastMessageAt,
+    row.lastCustomerMessageAt,
+    row.lastMessagePreview,
+    row.messageCount,
+    row.csat === null ? null : JSON.stringify(row.csat),
+    JSON.stringify(row.custom),
+    row.sla === null ? null : JSON.stringify(row.sla),
+    row.mergedIntoId,
+    row.deletedAt,
+    row.createdAt,
+    row.updatedAt,
+  ] as const;
+
 const sqliteTicketWrites = (db: Queryable): TicketWriteStatements => {
   const s = statements(db);
   return {
     insertTicket: async (row) => {
-      s.insertTicket.run(
-        row.id,
-        row.workspaceId,
-        row.number,
-        row.subject,
-        row.status,
-        row.priority,
-        row.severity,
-        row.channel,
-        row.mailboxId,
-        row.contactId,
-        row.assigneeId,
-        row.teamId,
-        row.spam ? 1 : 0,
-        row.snoozedUntil,
-        row.solvedAt,
-        row.firstRespondedAt,
-        row.lastMessageAt,
-        row.lastCustomerMessageAt,
-        row.lastMessagePreview,
-        row.messageCount,
-        row.csat === null ? null : JSON.stringify(row.csat),
-        JSON.stringify(row.custom),
-        row.sla === null ? null : JSON.stringify(row.sla),
-        row.mergedIntoId,
-        row.deletedAt,
-        row.createdAt,
-        row.updatedAt,
-      );
+      s.insertTicket.run(...ticketParams(row, row.spam ? 1 : 0));
     },
     liveById: async (workspaceId, id) => {
       const raw = s.liveById.get(workspaceId, id);
@@ -223,36 +227,7 @@ const postgresTicketWrites = (db: Queryable): TicketWriteStatements => {
     "UPDATE tickets SET sla = ?::text::jsonb, updated_at = ? WHERE id = ?",
   );
   return {
-    insertTicket: (row) =>
-      insertTicket.run(
-        row.id,
-        row.workspaceId,
-        row.number,
-        row.subject,
-        row.status,
-        row.priority,
-        row.severity,
-        row.channel,
-        row.mailboxId,
-        row.contactId,
-        row.assigneeId,
-        row.teamId,
-        row.spam,
-        row.snoozedUntil,
-        row.solvedAt,
-        row.firstRespondedAt,
-        row.lastMessageAt,
-        row.lastCustomerMessageAt,
-        row.lastMessagePreview,
-        row.messageCount,
-        row.csat === null ? null : JSON.stringify(row.csat),
-        JSON.stringify(row.custom),
-        row.sla === null ? null : JSON.stringify(row.sla),
-        row.mergedIntoId,
-        row.deletedAt,
-        row.createdAt,
-        row.updatedAt,
-      ),
+    insertTicket: (row) => insertTicket.run(...ticketParams(row, row.spam)),
     liveById: async (workspaceId, id) => (await liveById.get(workspaceId, id)) ?? undefined,
     setSla: (id, sla, updatedAt) => setSla.run(sla === null ? null : JSON.stringify(sla), updatedAt, id),
     counters: (next) => counters.run(...counterParams(next)),
